@@ -1,0 +1,11 @@
+"""dlx: exact cover by Knuth's Algorithm X with Dancing Links, compiled with numba.
+
+>>> import dlx
+>>> dlx.ExactCover([["a", "b"], ["b"], ["a"]])
+ExactCover(2 items (2 primary, 0 secondary), 3 options)
+"""
+from .formats import read_dlx
+from .problem import ExactCover, ProblemError
+
+__version__ = "0.1.0"
+__all__ = ["ExactCover", "ProblemError", "read_dlx", "__version__"]

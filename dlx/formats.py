@@ -1,0 +1,85 @@
+"""Knuth's DLX text format.
+
+A line whose first non-blank character is ``|`` is a comment, and blank lines are skipped. The first
+other line names the primary items, then ``|``, then the secondary items (if any). Every further line
+is one option: the names of its items, separated by blanks. This is the input of Knuth's DLX1.
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from typing import IO
+
+from .problem import ExactCover, ProblemError, declare_items, encode_option
+
+
+def read_dlx(source: str | os.PathLike | IO) -> ExactCover:
+    """Read a problem in Knuth's DLX format from a path or an open file (text or binary).
+
+    >>> import io
+    >>> ec = read_dlx(io.StringIO("| a comment\\na b c | x\\na x\\nb c\\na b c\\n"))
+    >>> ec
+    ExactCover(4 items (3 primary, 1 secondary), 3 options)
+    >>> ec.option(0)
+    ('a', 'x')
+
+    Every malformed line is a ProblemError naming the file and the line.
+    """
+    if isinstance(source, (str, os.PathLike)):
+        name = os.fspath(source)
+        try:
+            with open(source, "rb") as f:
+                return _parse(_numbered_lines(f, name), name)
+        except OSError as e:
+            raise ProblemError(f"{name}: cannot read: {e.strerror or e}") from e
+    name = getattr(source, "name", "<input>")
+    return _parse(_numbered_lines(source, str(name)), str(name))
+
+
+def _numbered_lines(lines: Iterable[str | bytes], name: str) -> Iterator[tuple[int, str]]:
+    for number, line in enumerate(lines, 1):
+        if isinstance(line, bytes):
+            try:
+                line = line.decode("utf-8")
+            except UnicodeDecodeError as e:
+                raise ProblemError(f"{name}, line {number}: not UTF-8 text ({e.reason} at byte {e.start})",
+                                   line=number) from None
+        yield number, line
+
+
+def _content(numbered: Iterator[tuple[int, str]]) -> Iterator[tuple[int, list[str]]]:
+    """(line number, tokens) of every line that is neither blank nor a comment."""
+    for number, line in numbered:
+        tokens = line.split()
+        if tokens and not tokens[0].startswith("|"):
+            yield number, tokens
+
+
+def _parse(numbered: Iterator[tuple[int, str]], name: str) -> ExactCover:
+    lines = _content(numbered)
+    header = next(lines, None)
+    if header is None:
+        raise ProblemError(f"{name}: no item line (the file has only comments and blank lines)")
+    number, tokens = header
+    where = f"{name}, line {number}"
+    primary, secondary = _split_items(tokens, where, number)
+    items = declare_items(primary, secondary, where, number)
+    index = {item: i for i, item in enumerate(items)}
+    n_primary = len(primary)
+    start, ids = [0], []
+    for number, tokens in lines:
+        ids.extend(encode_option(tokens, index, n_primary, f"{name}, line {number}", number))
+        start.append(len(ids))
+    return ExactCover._from_ids(items, n_primary, start, ids)
+
+
+def _split_items(tokens: list[str], where: str, line: int) -> tuple[list[str], list[str]]:
+    if tokens.count("|") > 1:
+        raise ProblemError(f"{where}: the item line contains '|' more than once", line=line)
+    bad = next((t for t in tokens if "|" in t and t != "|"), None)
+    if bad is not None:
+        raise ProblemError(f"{where}: item name {bad!r} contains '|' (separate it with blanks)", line=line)
+    if "|" in tokens:
+        cut = tokens.index("|")
+        return tokens[:cut], tokens[cut + 1:]
+    return tokens, []

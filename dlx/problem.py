@@ -1,0 +1,170 @@
+"""ExactCover: item names <-> ids, options -> flat arrays, validation."""
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Sequence
+
+import numpy as np
+
+from .kernels import build_links
+
+
+class ProblemError(ValueError):
+    """An exact-cover problem that cannot be built; the message says what is wrong and where.
+
+    ``line`` is the line number in the input file when the problem was read from one, else None.
+    """
+
+    def __init__(self, message: str, *, line: int | None = None) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+class ExactCover:
+    """An exact-cover problem: choose options so that every primary item is covered exactly once
+    and every secondary item at most once.
+
+    ``options`` are iterables of hashable item names. Items listed in ``secondary`` are secondary,
+    every other item is primary. The item order (which breaks ties when the search chooses an item)
+    is ``primary`` when given, else the order of first appearance in the options.
+
+    >>> ec = ExactCover([["c", "e"], ["a", "d", "g"], ["b", "c", "f"], ["a", "d", "f"],
+    ...                  ["b", "g"], ["d", "e", "g"]])
+    >>> ec
+    ExactCover(7 items (7 primary, 0 secondary), 6 options)
+    >>> ec.items
+    ('c', 'e', 'a', 'd', 'g', 'b', 'f')
+    >>> ec.option(3)
+    ('a', 'd', 'f')
+    """
+
+    items: tuple[Hashable, ...]
+    n_primary: int
+    option_start: np.ndarray
+    option_items: np.ndarray
+
+    def __init__(
+        self,
+        options: Iterable[Iterable[Hashable]],
+        *,
+        primary: Sequence[Hashable] | None = None,
+        secondary: Iterable[Hashable] = (),
+    ) -> None:
+        options = [list(option) for option in options]
+        secondary = list(secondary)
+        if primary is None:
+            is_secondary = set(secondary)
+            first_seen = dict.fromkeys(name for option in options for name in option)
+            primary = [name for name in first_seen if name not in is_secondary]
+        items = declare_items(list(primary), secondary, where="")
+        index = {name: i for i, name in enumerate(items)}
+        n_primary = len(items) - len(secondary)
+        start, ids = [0], []
+        for k, option in enumerate(options):
+            ids.extend(encode_option(option, index, n_primary, f"option {k}"))
+            start.append(len(ids))
+        self._setup(items, n_primary, start, ids)
+
+    @classmethod
+    def _from_ids(cls, items: Sequence[Hashable], n_primary: int, start, ids) -> ExactCover:
+        """Build from already validated item ids (the readers' path)."""
+        self = cls.__new__(cls)
+        self._setup(items, n_primary, start, ids)
+        return self
+
+    def _setup(self, items, n_primary, start, ids) -> None:
+        self.items = tuple(items)
+        self.n_primary = n_primary
+        self.option_start = np.asarray(start, dtype=np.int32)
+        self.option_items = np.asarray(ids, dtype=np.int32)
+        (self._llink, self._rlink, self._length,
+         self._top, self._ulink, self._dlink) = build_links(
+            self.option_start, self.option_items, len(self.items), n_primary)
+
+    @property
+    def n_items(self) -> int:
+        return len(self.items)
+
+    @property
+    def n_secondary(self) -> int:
+        return len(self.items) - self.n_primary
+
+    @property
+    def n_options(self) -> int:
+        return len(self.option_start) - 1
+
+    def option(self, k: int) -> tuple[Hashable, ...]:
+        """The item names of option ``k``, in input order."""
+        if not 0 <= k < self.n_options:
+            raise IndexError(f"option {k} out of range (the problem has {self.n_options} options)")
+        ids = self.option_items[self.option_start[k]:self.option_start[k + 1]]
+        return tuple(self.items[i] for i in ids)
+
+    def __len__(self) -> int:
+        return self.n_options
+
+    def __repr__(self) -> str:
+        return (f"ExactCover({self.n_items} items ({self.n_primary} primary, "
+                f"{self.n_secondary} secondary), {self.n_options} options)")
+
+    def check(self) -> None:
+        """Assert that the links are exactly as built from the options (Knuth's ``sanity()``).
+
+        Every search must leave the structure as it found it; tests call this after each run.
+        """
+        n, n1 = self.n_items, self.n_primary
+        llink, rlink, length = self._llink, self._rlink, self._length
+        top, ulink, dlink = self._top, self._ulink, self._dlink
+        for root, members in ((0, range(1, n1 + 1)), (n + 1, range(n1 + 1, n + 1))):
+            ring = [root, *members, root]
+            for a, b in zip(ring, ring[1:]):
+                assert rlink[a] == b and llink[b] == a, f"item list broken between {a} and {b}"
+        spacer = n + 1
+        columns: list[list[int]] = [[] for _ in range(n + 1)]
+        for k in range(self.n_options):
+            first = spacer + 1
+            ids = self.option_items[self.option_start[k]:self.option_start[k + 1]]
+            for offset, i in enumerate(ids):
+                assert top[first + offset] == i + 1, f"node {first + offset} has the wrong item"
+                columns[i + 1].append(first + offset)
+            last = first + len(ids) - 1
+            assert dlink[spacer] == last, f"spacer {spacer} does not point at option {k}'s last node"
+            spacer = last + 1
+            assert top[spacer] == -(k + 1) and ulink[spacer] == first, f"spacer {spacer} is wrong"
+        for i in range(1, n + 1):
+            ring = [i, *columns[i], i]
+            for a, b in zip(ring, ring[1:]):
+                assert dlink[a] == b and ulink[b] == a, f"list of item {self.items[i - 1]!r} broken at node {a}"
+            assert length[i] == len(columns[i]), f"length of item {self.items[i - 1]!r} is wrong"
+
+
+def declare_items(primary: list, secondary: list, where: str, line: int | None = None) -> list:
+    """Primary then secondary item names, refusing duplicates and an empty primary list."""
+    prefix = f"{where}: " if where else ""
+    if not primary:
+        raise ProblemError(f"{prefix}no primary items", line=line)
+    seen: set = set()
+    for name in primary + secondary:
+        if name in seen:
+            raise ProblemError(f"{prefix}item {name!r} is declared twice", line=line)
+        seen.add(name)
+    return primary + secondary
+
+
+def encode_option(names: list, index: dict, n_primary: int, where: str, line: int | None = None) -> list[int]:
+    """Item ids of one option; an empty option, an unknown or repeated item, or an option without a
+    primary item (it could never be part of a solution) is a ProblemError naming ``where``."""
+    if not names:
+        raise ProblemError(f"{where}: empty option", line=line)
+    ids = []
+    for name in names:
+        i = index.get(name)
+        if i is None:
+            raise ProblemError(f"{where}: unknown item {name!r}", line=line)
+        ids.append(i)
+    if len(set(ids)) != len(ids):
+        seen: set = set()
+        twice = next(name for name in names if name in seen or seen.add(name))
+        raise ProblemError(f"{where}: item {twice!r} appears twice in one option", line=line)
+    if min(ids) >= n_primary:
+        raise ProblemError(f"{where}: option has no primary item, so no solution could use it", line=line)
+    return ids

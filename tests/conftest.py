@@ -1,0 +1,15 @@
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+SHARED_DLX = ROOT.parent / "shared" / "data" / "dlx"
+
+
+@pytest.fixture
+def shared_dlx() -> Path:
+    """Knuth-format files beside the project (../shared); the test skips when they are absent."""
+    if not SHARED_DLX.is_dir():
+        pytest.skip("../shared/data/dlx is not present")
+    return SHARED_DLX

@@ -1,0 +1,161 @@
+"""Knuth's DLX format: good files give the right problem, every malformed case names its line."""
+import io
+import string
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import dlx
+from dlx import ExactCover, ProblemError, read_dlx
+
+from conftest import EXAMPLES
+
+
+def test_knuth_example():
+    ec = read_dlx(EXAMPLES / "knuth.dlx")
+    assert ec.items == tuple("abcdefg")
+    assert (ec.n_primary, ec.n_secondary, ec.n_options) == (7, 0, 6)
+    assert [ec.option(k) for k in range(6)] == [
+        ("c", "e"), ("a", "d", "g"), ("b", "c", "f"), ("a", "d", "f"), ("b", "g"), ("d", "e", "g")]
+    assert ec.option_start.tolist() == [0, 2, 5, 8, 11, 13, 16]
+    ec.check()
+
+
+@pytest.mark.parametrize("n", [4, 8])
+def test_queens_examples(n):
+    ec = read_dlx(EXAMPLES / f"queens{n}.dlx")
+    assert ec.n_primary == 2 * n                      # one item per row and per column
+    assert ec.n_secondary == 2 * (2 * n - 3)          # the diagonals longer than one square
+    assert ec.n_options == n * n
+    assert ec.items[:2] == (f"r{n // 2}", f"c{n // 2}")   # organ-pipe order, centre first
+    ec.check()
+
+
+def test_shared_files_parse(shared_dlx):
+    files = sorted(shared_dlx.glob("*.dlx"))
+    assert len(files) >= 5
+    for path in files:
+        ec = read_dlx(path)
+        ec.check()
+        if path.stem.startswith("queens"):
+            n = int(path.stem[6:])
+            assert (ec.n_primary, ec.n_options) == (2 * n, n * n)
+
+
+def test_links_follow_dlx1_layout():
+    ec = read_dlx(EXAMPLES / "knuth.dlx")
+    n = ec.n_items
+    # item 'a' (1) is in options 1 and 3: its list runs header -> node of option 1 -> node of option 3
+    first_a = ec._dlink[1]
+    second_a = ec._dlink[first_a]
+    assert ec._top[first_a] == ec._top[second_a] == 1 and ec._dlink[second_a] == 1
+    assert ec._length.tolist() == [0, 2, 2, 2, 3, 2, 2, 3]
+    # spacers: node n+1 first, then one after each option, top = -(option number)
+    spacers = np.flatnonzero(ec._top[n + 1:] <= 0) + n + 1
+    assert spacers.tolist() == [8, 11, 15, 19, 23, 26, 30]
+    assert ec._top[spacers].tolist() == [0, -1, -2, -3, -4, -5, -6]
+
+
+def test_comments_blank_lines_and_secondary():
+    text = "| header comment\n\n  | indented comment\na b | x y\n\nb x\n| between\na y\n"
+    ec = read_dlx(io.StringIO(text))
+    assert ec.items == ("a", "b", "x", "y") and ec.n_primary == 2
+    assert [ec.option(k) for k in range(2)] == [("b", "x"), ("a", "y")]
+    ec.check()
+
+
+def test_binary_file_object_and_path_str(tmp_path):
+    path = tmp_path / "p.dlx"
+    path.write_bytes("é b\né\nb\n".encode())
+    assert read_dlx(str(path)).items == ("é", "b")
+    with open(path, "rb") as f:
+        assert read_dlx(f).n_options == 2
+
+
+@pytest.mark.parametrize("text, line, fragment", [
+    ("| only a comment\n\n", None, "no item line"),
+    ("a b a\na\n", 1, "'a' is declared twice"),
+    ("a | x | y\na\n", 1, "'|' more than once"),
+    ("a b|x\na\n", 1, "contains '|'"),
+    ("a b\na\n| ok\nb c\n", 4, "unknown item 'c'"),
+    ("a b\na b a\n", 2, "'a' appears twice"),
+    ("a | x\na\nx\n", 3, "no primary item"),
+])
+def test_malformed_files_name_the_line(text, line, fragment):
+    with pytest.raises(ProblemError) as info:
+        read_dlx(io.StringIO(text))
+    assert fragment in str(info.value)
+    assert info.value.line == line
+    if line is not None:
+        assert f"line {line}:" in str(info.value)
+
+
+def test_not_utf8_names_the_line(tmp_path):
+    path = tmp_path / "bad.dlx"
+    path.write_bytes(b"a b\na\nb \xff\n")
+    with pytest.raises(ProblemError, match=r"bad\.dlx, line 3: not UTF-8"):
+        read_dlx(path)
+
+
+def test_missing_file(tmp_path):
+    with pytest.raises(ProblemError, match="cannot read"):
+        read_dlx(tmp_path / "absent.dlx")
+
+
+def test_problem_error_is_value_error():
+    assert issubclass(ProblemError, ValueError)
+    assert isinstance(dlx.__version__, str) and dlx.__version__[0].isdigit()
+
+
+@pytest.mark.parametrize("options, kwargs, fragment", [
+    ([], {}, "no primary items"),
+    ([["a"], []], {}, "option 1: empty option"),
+    ([["a", "b", "a"]], {}, "'a' appears twice"),
+    ([["a"], ["x"]], {"secondary": ["x"]}, "option 1: option has no primary item"),
+    ([["a"], ["z"]], {"primary": ["a"]}, "unknown item 'z'"),
+    ([["a"]], {"primary": ["a"], "secondary": ["a"]}, "declared twice"),
+])
+def test_bad_options(options, kwargs, fragment):
+    with pytest.raises(ProblemError, match=fragment):
+        ExactCover(options, **kwargs)
+
+
+def test_item_order():
+    ec = ExactCover([["b", "x"], ["a", "c"]], secondary=["x"])
+    assert ec.items == ("b", "a", "c", "x")
+    ec = ExactCover([["b", "x"], ["a", "c"]], primary=["c", "b", "a", "d"], secondary=["x"])
+    assert ec.items == ("c", "b", "a", "d", "x") and ec._length[4] == 0
+
+
+names = st.text(alphabet=string.ascii_letters + string.digits + "_-.", min_size=1, max_size=4)
+
+
+@st.composite
+def problems(draw):
+    """Random problems: item names, how many are primary, and options that each hold a primary item."""
+    items = draw(st.lists(names, min_size=1, max_size=10, unique=True))
+    n_primary = draw(st.integers(1, len(items)))
+    options = []
+    for _ in range(draw(st.integers(0, 12))):
+        option = draw(st.lists(st.sampled_from(items), min_size=1, max_size=len(items), unique=True))
+        if not any(items.index(name) < n_primary for name in option):
+            option.append(draw(st.sampled_from(items[:n_primary])))
+        options.append(option)
+    return items[:n_primary], items[n_primary:], options
+
+
+@settings(max_examples=150, deadline=None)
+@given(problems())
+def test_file_and_lists_give_the_same_problem(problem):
+    primary, secondary, options = problem
+    text = " ".join(primary) + (" | " + " ".join(secondary) if secondary else "") + "\n"
+    text += "".join(" ".join(option) + "\n" for option in options)
+    from_file = read_dlx(io.StringIO(text))
+    from_lists = ExactCover(options, primary=primary, secondary=secondary)
+    for ec in (from_file, from_lists):
+        ec.check()
+        assert ec.items == tuple(primary + secondary)
+        assert [list(ec.option(k)) for k in range(ec.n_options)] == options
+    assert np.array_equal(from_file._dlink, from_lists._dlink)
