@@ -6,6 +6,7 @@ ExactCover(2 items (2 primary, 0 secondary), 3 options)
 """
 from .formats import read_dlx
 from .problem import ExactCover, ProblemError
+from .search import SearchStats
 
 __version__ = "0.1.0"
-__all__ = ["ExactCover", "ProblemError", "read_dlx", "__version__"]
+__all__ = ["ExactCover", "ProblemError", "SearchStats", "__version__", "read_dlx"]

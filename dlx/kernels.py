@@ -70,3 +70,201 @@ def build_links(option_start, option_items, n_items, n_primary):
         top[spacer] = -(o + 1)
         ulink[spacer] = first
     return llink, rlink, length, top, ulink, dlink
+
+
+# The phases of a search, kept in ``state[PHASE]`` between calls of :func:`search`.
+START = 0      # nothing done yet: the next call enters level 0
+PAUSED = 1     # stopped just after visiting a solution: the next call resumes at step "recover"
+DONE = 2       # the whole tree has been explored; the links are as built
+
+PHASE, LEVEL = 0, 1                   # indices into ``state``
+NODES, UPDATES, SOLUTIONS = 0, 1, 2   # indices into ``counters``
+
+
+@njit(cache=True, nogil=True)
+def cover(c, llink, rlink, length, top, ulink, dlink):
+    """Remove item ``c`` from its item list and hide every option in its vertical list.
+
+    Returns the number of updates: one for the item, one per node unlinked (DLX1's count).
+    """
+    l = llink[c]
+    r = rlink[c]
+    rlink[l] = r
+    llink[r] = l
+    updates = 1
+    rr = dlink[c]
+    while rr != c:
+        # hide(rr): unlink the other nodes of rr's option from their items' lists
+        nn = rr + 1
+        while nn != rr:
+            cc = top[nn]
+            if cc <= 0:           # a spacer: wrap round to the first node of the option
+                nn = ulink[nn]
+                continue
+            uu = ulink[nn]
+            dd = dlink[nn]
+            dlink[uu] = dd
+            ulink[dd] = uu
+            length[cc] -= 1
+            updates += 1
+            nn += 1
+        rr = dlink[rr]
+    return updates
+
+
+@njit(cache=True, nogil=True)
+def uncover(c, llink, rlink, length, top, ulink, dlink):
+    """Undo :func:`cover` (``c``), visiting everything in exactly the reverse order."""
+    rr = ulink[c]
+    while rr != c:
+        # unhide(rr)
+        nn = rr - 1
+        while nn != rr:
+            cc = top[nn]
+            if cc <= 0:           # a spacer: wrap round to the last node of the option
+                nn = dlink[nn]
+                continue
+            dlink[ulink[nn]] = nn
+            ulink[dlink[nn]] = nn
+            length[cc] += 1
+            nn -= 1
+        rr = ulink[rr]
+    rlink[llink[c]] = c
+    llink[rlink[c]] = c
+
+
+@njit(cache=True, nogil=True)
+def cover_others(x, llink, rlink, length, top, ulink, dlink):
+    """Cover the items of node ``x``'s option other than ``top[x]``, left to right; returns updates."""
+    updates = 0
+    p = x + 1
+    while p != x:
+        c = top[p]
+        if c <= 0:
+            p = ulink[p]
+        else:
+            updates += cover(c, llink, rlink, length, top, ulink, dlink)
+            p += 1
+    return updates
+
+
+@njit(cache=True, nogil=True)
+def uncover_others(x, llink, rlink, length, top, ulink, dlink):
+    """Undo :func:`cover_others` (``x``), right to left."""
+    p = x - 1
+    while p != x:
+        c = top[p]
+        if c <= 0:
+            p = dlink[p]
+        else:
+            uncover(c, llink, rlink, length, top, ulink, dlink)
+            p -= 1
+
+
+@njit(cache=True, nogil=True)
+def option_of(x, top):
+    """The number (0-based) of the option that node ``x`` belongs to: the spacer after it says."""
+    while top[x] > 0:
+        x += 1
+    return -top[x] - 1
+
+
+@njit(cache=True, nogil=True)
+def search(llink, rlink, length, top, ulink, dlink, choice, state, counters, want, out, ends):
+    """Algorithm X (TAOCP 7.2.2.1, DLX1's steps), resumable: run until ``want`` more solutions have
+    been visited or the tree is exhausted, and return how many were visited in this call.
+
+    The whole search state lives in the arrays: ``choice[level]`` is the node chosen at each level,
+    ``state`` holds the phase and the level, ``counters`` the running nodes, updates and solutions.
+    When ``ends`` is not empty, solution ``j`` of this call is written as option numbers (in level
+    order) to ``out[ends[j-1]:ends[j]]``; the call also pauses when ``out`` could not hold one more
+    solution of the largest possible size (``choice.size`` options).
+
+    Counts follow DLX1 exactly: a node per level entered (dead ends included) and per solution; an
+    update per item covered and per node unlinked. Item choice: the active primary item with the
+    fewest options, the leftmost on ties; its options are tried top to bottom.
+    """
+    phase = state[PHASE]
+    if phase == DONE:
+        return 0
+    record = ends.size > 0
+    nodes = counters[NODES]
+    updates = counters[UPDATES]
+    found = 0
+    used = 0
+    level = state[LEVEL]
+    best = 0
+    cur = 0
+    if phase == START:
+        level = 0
+        step = 0      # forward
+    else:
+        cur = choice[level]
+        best = top[cur]
+        step = 2      # recover
+    while True:
+        if step == 0:
+            # forward: enter a level, choose the item with the fewest options (stop at 0), cover it
+            nodes += 1
+            t = 0x7FFFFFFF
+            k = rlink[0]
+            while t != 0 and k != 0:
+                if length[k] < t:
+                    best = k
+                    t = length[k]
+                k = rlink[k]
+            updates += cover(best, llink, rlink, length, top, ulink, dlink)
+            cur = dlink[best]
+            choice[level] = cur
+            step = 1
+        elif step == 1:
+            # advance: try option cur, or back up when best's options are exhausted
+            if cur == best:
+                uncover(best, llink, rlink, length, top, ulink, dlink)
+                if level == 0:
+                    state[PHASE] = DONE
+                    break
+                level -= 1
+                cur = choice[level]
+                best = top[cur]
+                step = 2
+                continue
+            updates += cover_others(cur, llink, rlink, length, top, ulink, dlink)
+            if rlink[0] != 0:
+                level += 1
+                step = 0
+                continue
+            # every primary item is covered: visit a solution (a node of its own, as in DLX1)
+            nodes += 1
+            found += 1
+            if record:
+                for l in range(level + 1):
+                    out[used + l] = option_of(choice[l], top)
+                used += level + 1
+                ends[found - 1] = used
+            if found == want or (record and (found == ends.size or used + choice.size > out.size)):
+                state[PHASE] = PAUSED
+                break
+            step = 2
+        else:
+            # recover: take back option cur and move down to the next option of best
+            uncover_others(cur, llink, rlink, length, top, ulink, dlink)
+            cur = dlink[cur]
+            choice[level] = cur
+            step = 1
+    state[LEVEL] = level
+    counters[NODES] = nodes
+    counters[UPDATES] = updates
+    counters[SOLUTIONS] += found
+    return found
+
+
+@njit(cache=True, nogil=True)
+def unwind(llink, rlink, length, top, ulink, dlink, choice, state):
+    """Put the links back as built, from a search paused after a solution; the search is then over."""
+    if state[PHASE] == PAUSED:
+        for level in range(state[LEVEL], -1, -1):
+            cur = choice[level]
+            uncover_others(cur, llink, rlink, length, top, ulink, dlink)
+            uncover(top[cur], llink, rlink, length, top, ulink, dlink)
+    state[PHASE] = DONE

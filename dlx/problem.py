@@ -1,11 +1,14 @@
 """ExactCover: item names <-> ids, options -> flat arrays, validation."""
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Sequence
+import threading
+from collections.abc import Hashable, Iterable, Iterator, Sequence
 
 import numpy as np
 
+from . import search
 from .kernels import build_links
+from .search import SearchStats
 
 
 class ProblemError(ValueError):
@@ -35,12 +38,19 @@ class ExactCover:
     ('c', 'e', 'a', 'd', 'g', 'b', 'f')
     >>> ec.option(3)
     ('a', 'd', 'f')
+    >>> ec.first()
+    (0, 3, 4)
+    >>> ec.count()
+    1
+    >>> ec.stats.nodes, ec.stats.updates, ec.stats.complete
+    (6, 30, True)
     """
 
     items: tuple[Hashable, ...]
     n_primary: int
     option_start: np.ndarray
     option_items: np.ndarray
+    stats: SearchStats | None
 
     def __init__(
         self,
@@ -77,8 +87,13 @@ class ExactCover:
         self.option_start = np.asarray(start, dtype=np.int32)
         self.option_items = np.asarray(ids, dtype=np.int32)
         (self._llink, self._rlink, self._length,
-         self._top, self._ulink, self._dlink) = build_links(
-            self.option_start, self.option_items, len(self.items), n_primary)
+         self._top, self._ulink, self._dlink) = self._build_links()
+        self._lock = threading.Lock()     # held by the run searching in place on these links
+        self.stats = None
+
+    def _build_links(self) -> tuple[np.ndarray, ...]:
+        """DLX1's arrays ``(llink, rlink, length, top, ulink, dlink)`` for this problem, fresh."""
+        return build_links(self.option_start, self.option_items, len(self.items), self.n_primary)
 
     @property
     def n_items(self) -> int:
@@ -98,6 +113,28 @@ class ExactCover:
             raise IndexError(f"option {k} out of range (the problem has {self.n_options} options)")
         ids = self.option_items[self.option_start[k]:self.option_start[k + 1]]
         return tuple(self.items[i] for i in ids)
+
+    def first(self) -> tuple[int, ...] | None:
+        """The first solution found (option numbers, ascending), or None when there is none."""
+        return next(search.iterate(self, 1), None)
+
+    def solutions(self, limit: int | None = None) -> Iterator[tuple[int, ...]]:
+        """Every solution, lazily, in the order the search finds them (at most ``limit``).
+
+        Each solution is a tuple of option numbers in ascending order. The search runs only as far
+        as the iterator is consumed; abandoning it early leaves the problem as it was.
+
+        >>> ec = ExactCover([["a"], ["b"], ["a", "b"], ["b", "c"], ["c"]])
+        >>> list(ec.solutions())
+        [(0, 1, 4), (0, 3), (2, 4)]
+        >>> list(ec.solutions(limit=2))
+        [(0, 1, 4), (0, 3)]
+        """
+        return search.iterate(self, search.check_limit(limit))
+
+    def count(self, limit: int | None = None) -> int:
+        """The number of solutions (counting stops at ``limit``); ``stats`` tells what it cost."""
+        return search.count(self, search.check_limit(limit))
 
     def __len__(self) -> int:
         return self.n_options

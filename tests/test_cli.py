@@ -2,15 +2,42 @@
 import subprocess
 import sys
 
-from dlx.cli import main
-
 from conftest import EXAMPLES
 
+from dlx import read_dlx
+from dlx.cli import main
 
-def test_reports_size(capsys):
-    assert main([str(EXAMPLES / "queens8.dlx")]) == 0
-    out = capsys.readouterr().out
-    assert "42 items (16 primary, 26 secondary), 64 options" in out
+
+def test_count(capsys):
+    assert main([str(EXAMPLES / "queens8.dlx"), "--count"]) == 0
+    assert capsys.readouterr().out == "92\n"
+
+
+def test_prints_solutions_as_item_names(capsys):
+    assert main([str(EXAMPLES / "knuth.dlx")]) == 0
+    assert capsys.readouterr().out == "c e\na d f\nb g\n"
+
+
+def test_solutions_separated_by_blank_lines(capsys):
+    assert main([str(EXAMPLES / "queens4.dlx")]) == 0
+    blocks = capsys.readouterr().out.split("\n\n")
+    assert len(blocks) == 2
+    problem = read_dlx(EXAMPLES / "queens4.dlx")
+    options = {frozenset(problem.option(k)) for k in range(problem.n_options)}
+    for block in blocks:
+        rows = block.strip().split("\n")
+        assert len(rows) == 4 and all(frozenset(row.split()) in options for row in rows)
+        assert sorted(name for row in rows for name in row.split() if name[0] in "rc") == sorted(
+            f"{rc}{i}" for rc in "rc" for i in range(4))
+
+
+def test_no_solution_prints_nothing(tmp_path, capsys):
+    path = tmp_path / "none.dlx"
+    path.write_text("a b c\na b\nb c\n")
+    assert main([str(path)]) == 0
+    assert capsys.readouterr().out == ""
+    assert main([str(path), "--count"]) == 0
+    assert capsys.readouterr().out == "0\n"
 
 
 def test_bad_file_exits_nonzero_naming_the_line(tmp_path, capsys):
@@ -23,15 +50,15 @@ def test_bad_file_exits_nonzero_naming_the_line(tmp_path, capsys):
 
 
 def test_missing_file(tmp_path, capsys):
-    assert main([str(tmp_path / "nope.dlx")]) == 1
+    assert main([str(tmp_path / "nope.dlx"), "--count"]) == 1
     assert "cannot read" in capsys.readouterr().err
 
 
 def test_python_m_dlx(tmp_path):
-    ok = subprocess.run([sys.executable, "-m", "dlx", str(EXAMPLES / "knuth.dlx")],
+    ok = subprocess.run([sys.executable, "-m", "dlx", str(EXAMPLES / "queens8.dlx"), "--count"],
                         capture_output=True, text=True)
     assert ok.returncode == 0, ok.stderr
-    assert "7 items (7 primary, 0 secondary), 6 options" in ok.stdout
+    assert ok.stdout == "92\n"
     bad = tmp_path / "bad.dlx"
     bad.write_text("a\n\na a\n")
     failed = subprocess.run([sys.executable, "-m", "dlx", str(bad)], capture_output=True, text=True)

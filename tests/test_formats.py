@@ -4,13 +4,12 @@ import string
 
 import numpy as np
 import pytest
+from conftest import EXAMPLES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import dlx
 from dlx import ExactCover, ProblemError, read_dlx
-
-from conftest import EXAMPLES
 
 
 def test_knuth_example():
