@@ -2,7 +2,7 @@
 
 Each search is a :class:`_Run`: the kernel's state (``choice`` stack, phase, counters) in small arrays,
 so the kernel can stop after a solution and resume where it was. A run works in place on the
-problem's links when no other run holds them, else on its own copy, so iterators may be interleaved
+problem's links when no other run holds them, else on freshly built ones, so iterators may be interleaved
 or run in threads. Whatever way a run ends (exhausted, limit reached, iterator abandoned), the links
 it used are back exactly as built.
 """
@@ -72,7 +72,8 @@ class _Run:
         self.out = self.ends = np.zeros(0, np.int32)
         problem.stats = self.stats()
 
-    def _kernel(self, want: int) -> int:
+    def advance(self, want: int) -> int:
+        """Run the kernel until ``want`` more solutions (or the end); returns how many it found."""
         started = time.perf_counter()
         found = kernels.search(self.llink, self.rlink, self.length, self.top, self.ulink, self.dlink,
                                self.choice, self.state, self.counters, want, self.out, self.ends)
@@ -81,16 +82,13 @@ class _Run:
         self.problem.stats = self.stats()
         return int(found)
 
-    def count(self, want: int) -> int:
-        return self._kernel(want)
-
     def solutions(self, want: int) -> list[tuple[int, ...]]:
         """Up to ``want`` more solutions, each a sorted tuple of option numbers."""
         depth = self.choice.size
         if self.ends.size < want:
             self.ends = np.zeros(want, np.int32)
             self.out = np.zeros(max(depth, min(want * depth, 1 << 20)), np.int32)
-        found = self._kernel(want)
+        found = self.advance(want)
         ends = self.ends[:found].tolist()
         out = self.out
         return [tuple(sorted(out[a:b].tolist())) for a, b in zip([0, *ends], ends)]
@@ -113,7 +111,7 @@ class _Run:
 def count(problem, limit: int | None) -> int:
     run = _Run(problem)
     try:
-        return run.count(_UNLIMITED if limit is None else limit) if limit != 0 else 0
+        return run.advance(_UNLIMITED if limit is None else limit) if limit != 0 else 0
     finally:
         run.close()
 
