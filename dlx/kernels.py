@@ -7,14 +7,24 @@ kernel. The layout follows DLX1 (TAOCP 7.2.2.1, "Dancing links"):
   root ``0`` and the secondary items headed by ``N+1`` (so secondary items are never chosen); item
   ``i`` (1-based) has ``length[i]`` options;
 * nodes: ``1..N`` are the item headers of the vertical lists, ``N+1`` is the first spacer, then each
-  option's nodes followed by a spacer. ``top[x]`` is the item of node ``x``; a spacer has
-  ``top <= 0`` (minus the number of the option before it), ``ulink`` pointing at the first node of
-  the option before it and ``dlink`` at the last node of the option after it.
+  option's nodes followed by a spacer. ``top[x]`` is the item of node ``x``; a spacer's ``top`` has
+  the ``SPACER`` bit set (where DLX1 has ``top <= 0``) and holds the number of the option before it
+  in the other bits; its ``ulink`` points at the first node of the option before it and its
+  ``dlink`` at the last node of the option after it.
+
+The links, ``top`` and the search's ``choice`` stack are uint32, and index arithmetic stays unsigned
+(``ONE``): numba must wrap negative indices round for signed ones, a test and a select on every
+access of a pointer-chasing loop. Unsigned indices make the dancing about 1.8x faster.
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
+
+ZERO = np.uint32(0)
+ONE = np.uint32(1)
+SPACER = np.uint32(0x80000000)           # the bit that marks a spacer in ``top``
+NO_OPTION = np.uint32(0xFFFFFFFF)        # the first spacer's ``top``: no option before it
 
 
 @njit(cache=True, nogil=True)
@@ -26,17 +36,17 @@ def build_links(option_start, option_items, n_items, n_primary):
     """
     n_options = option_start.size - 1
     n_nodes = n_items + 2 + option_items.size + n_options
-    llink = np.empty(n_items + 2, np.int32)
-    rlink = np.empty(n_items + 2, np.int32)
+    llink = np.empty(n_items + 2, np.uint32)
+    rlink = np.empty(n_items + 2, np.uint32)
     length = np.zeros(n_items + 1, np.int32)
-    top = np.zeros(n_nodes, np.int32)
-    ulink = np.zeros(n_nodes, np.int32)
-    dlink = np.zeros(n_nodes, np.int32)
+    top = np.zeros(n_nodes, np.uint32)
+    ulink = np.zeros(n_nodes, np.uint32)
+    dlink = np.zeros(n_nodes, np.uint32)
 
     # The two circular item lists: primary items after root 0, secondary after root N+1.
     second = n_items + 1
     for i in range(n_items + 2):
-        llink[i] = i - 1
+        llink[i] = max(i - 1, 0)
         rlink[i] = i + 1
     llink[0] = n_primary
     rlink[n_primary] = 0
@@ -51,6 +61,7 @@ def build_links(option_start, option_items, n_items, n_primary):
         dlink[i] = i
 
     spacer = n_items + 1
+    top[spacer] = NO_OPTION
     for o in range(n_options):
         first = spacer + 1
         x = spacer
@@ -67,7 +78,7 @@ def build_links(option_start, option_items, n_items, n_primary):
             ulink[i] = x
         dlink[spacer] = x
         spacer = x + 1
-        top[spacer] = -(o + 1)
+        top[spacer] = SPACER | o
         ulink[spacer] = first
     return llink, rlink, length, top, ulink, dlink
 
@@ -95,10 +106,10 @@ def cover(c, llink, rlink, length, top, ulink, dlink):
     rr = dlink[c]
     while rr != c:
         # hide(rr): unlink the other nodes of rr's option from their items' lists
-        nn = rr + 1
+        nn = rr + ONE
         while nn != rr:
             cc = top[nn]
-            if cc <= 0:           # a spacer: wrap round to the first node of the option
+            if cc >= SPACER:      # wrap round to the first node of the option
                 nn = ulink[nn]
                 continue
             uu = ulink[nn]
@@ -107,7 +118,7 @@ def cover(c, llink, rlink, length, top, ulink, dlink):
             ulink[dd] = uu
             length[cc] -= 1
             updates += 1
-            nn += 1
+            nn += ONE
         rr = dlink[rr]
     return updates
 
@@ -118,16 +129,16 @@ def uncover(c, llink, rlink, length, top, ulink, dlink):
     rr = ulink[c]
     while rr != c:
         # unhide(rr)
-        nn = rr - 1
+        nn = rr - ONE
         while nn != rr:
             cc = top[nn]
-            if cc <= 0:           # a spacer: wrap round to the last node of the option
+            if cc >= SPACER:      # wrap round to the last node of the option
                 nn = dlink[nn]
                 continue
             dlink[ulink[nn]] = nn
             ulink[dlink[nn]] = nn
             length[cc] += 1
-            nn -= 1
+            nn -= ONE
         rr = ulink[rr]
     rlink[llink[c]] = c
     llink[rlink[c]] = c
@@ -137,36 +148,36 @@ def uncover(c, llink, rlink, length, top, ulink, dlink):
 def cover_others(x, llink, rlink, length, top, ulink, dlink):
     """Cover the items of node ``x``'s option other than ``top[x]``, left to right; returns updates."""
     updates = 0
-    p = x + 1
+    p = x + ONE
     while p != x:
         c = top[p]
-        if c <= 0:
+        if c >= SPACER:
             p = ulink[p]
         else:
             updates += cover(c, llink, rlink, length, top, ulink, dlink)
-            p += 1
+            p += ONE
     return updates
 
 
 @njit(cache=True, nogil=True)
 def uncover_others(x, llink, rlink, length, top, ulink, dlink):
     """Undo :func:`cover_others` (``x``), right to left."""
-    p = x - 1
+    p = x - ONE
     while p != x:
         c = top[p]
-        if c <= 0:
+        if c >= SPACER:
             p = dlink[p]
         else:
             uncover(c, llink, rlink, length, top, ulink, dlink)
-            p -= 1
+            p -= ONE
 
 
 @njit(cache=True, nogil=True)
 def option_of(x, top):
     """The number (0-based) of the option that node ``x`` belongs to: the spacer after it says."""
-    while top[x] > 0:
-        x += 1
-    return -top[x] - 1
+    while top[x] < SPACER:
+        x += ONE
+    return top[x] ^ SPACER
 
 
 @njit(cache=True, nogil=True)
@@ -193,8 +204,8 @@ def search(llink, rlink, length, top, ulink, dlink, choice, state, counters, wan
     found = 0
     used = 0
     level = state[LEVEL]
-    best = 0
-    cur = 0
+    best = ZERO
+    cur = ZERO
     if phase == START:
         level = 0
         step = 0      # forward
@@ -207,8 +218,8 @@ def search(llink, rlink, length, top, ulink, dlink, choice, state, counters, wan
             # forward: enter a level, choose the item with the fewest options (stop at 0), cover it
             nodes += 1
             t = 0x7FFFFFFF
-            k = rlink[0]
-            while t != 0 and k != 0:
+            k = rlink[ZERO]
+            while t != 0 and k != ZERO:
                 if length[k] < t:
                     best = k
                     t = length[k]
@@ -230,7 +241,7 @@ def search(llink, rlink, length, top, ulink, dlink, choice, state, counters, wan
                 step = 2
                 continue
             updates += cover_others(cur, llink, rlink, length, top, ulink, dlink)
-            if rlink[0] != 0:
+            if rlink[ZERO] != ZERO:
                 level += 1
                 step = 0
                 continue

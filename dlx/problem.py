@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Hashable, Iterable, Iterator, Sequence
+from itertools import pairwise
 
 import numpy as np
 
 from . import search
-from .kernels import build_links
+from .kernels import SPACER, build_links
 from .search import SearchStats
 
 
@@ -153,7 +154,7 @@ class ExactCover:
         top, ulink, dlink = self._top, self._ulink, self._dlink
         for root, members in ((0, range(1, n1 + 1)), (n + 1, range(n1 + 1, n + 1))):
             ring = [root, *members, root]
-            for a, b in zip(ring, ring[1:]):
+            for a, b in pairwise(ring):
                 assert rlink[a] == b and llink[b] == a, f"item list broken between {a} and {b}"
         spacer = n + 1
         columns: list[list[int]] = [[] for _ in range(n + 1)]
@@ -166,10 +167,10 @@ class ExactCover:
             last = first + len(ids) - 1
             assert dlink[spacer] == last, f"spacer {spacer} does not point at option {k}'s last node"
             spacer = last + 1
-            assert top[spacer] == -(k + 1) and ulink[spacer] == first, f"spacer {spacer} is wrong"
+            assert top[spacer] == SPACER | k and ulink[spacer] == first, f"spacer {spacer} is wrong"
         for i in range(1, n + 1):
             ring = [i, *columns[i], i]
-            for a, b in zip(ring, ring[1:]):
+            for a, b in pairwise(ring):
                 assert dlink[a] == b and ulink[b] == a, f"list of item {self.items[i - 1]!r} broken at node {a}"
             assert length[i] == len(columns[i]), f"length of item {self.items[i - 1]!r} is wrong"
 

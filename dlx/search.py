@@ -63,7 +63,7 @@ class _Run:
         self.llink, self.rlink, self.length, self.ulink, self.dlink = links
         self.top = problem._top
         # every level covers at least one more primary item, so n_primary levels at most
-        self.choice = np.zeros(problem.n_primary + 1, np.int32)
+        self.choice = np.zeros(problem.n_primary + 1, np.uint32)
         self.state = np.zeros(2, np.int64)
         self.counters = np.zeros(3, np.int64)
         self.seconds = 0.0

@@ -56,11 +56,11 @@ def test_missing_file(tmp_path, capsys):
 
 def test_python_m_dlx(tmp_path):
     ok = subprocess.run([sys.executable, "-m", "dlx", str(EXAMPLES / "queens8.dlx"), "--count"],
-                        capture_output=True, text=True)
+                        capture_output=True, text=True, check=False)
     assert ok.returncode == 0, ok.stderr
     assert ok.stdout == "92\n"
     bad = tmp_path / "bad.dlx"
     bad.write_text("a\n\na a\n")
-    failed = subprocess.run([sys.executable, "-m", "dlx", str(bad)], capture_output=True, text=True)
+    failed = subprocess.run([sys.executable, "-m", "dlx", str(bad)], capture_output=True, text=True, check=False)
     assert failed.returncode == 1
     assert "line 3: item 'a' appears twice" in failed.stderr

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 import dlx
 from dlx import ExactCover, ProblemError, read_dlx
+from dlx.kernels import SPACER
 
 
 def test_knuth_example():
@@ -51,10 +52,10 @@ def test_links_follow_dlx1_layout():
     second_a = ec._dlink[first_a]
     assert ec._top[first_a] == ec._top[second_a] == 1 and ec._dlink[second_a] == 1
     assert ec._length.tolist() == [0, 2, 2, 2, 3, 2, 2, 3]
-    # spacers: node n+1 first, then one after each option, top = -(option number)
-    spacers = np.flatnonzero(ec._top[n + 1:] <= 0) + n + 1
+    # spacers: node n+1 first, then one after each option, top = SPACER | (number of the option before)
+    spacers = np.flatnonzero(ec._top[n + 1:] >= SPACER) + n + 1
     assert spacers.tolist() == [8, 11, 15, 19, 23, 26, 30]
-    assert ec._top[spacers].tolist() == [0, -1, -2, -3, -4, -5, -6]
+    assert (ec._top[spacers] ^ SPACER).tolist() == [0x7FFFFFFF, 0, 1, 2, 3, 4, 5]
 
 
 def test_comments_blank_lines_and_secondary():

@@ -1,0 +1,138 @@
+"""Classic exact-cover problems, built the way Knuth's generators build them.
+
+They are the engine's test bed and benchmarks, and examples of how to state a problem as options:
+N queens, Langford pairs and pentomino packings.
+
+>>> from dlx import problems
+>>> problems.queens(8).count()
+92
+>>> problems.langford(7).count()     # each pair counted once (mirror images dropped)
+26
+>>> problems.pentominoes(3, 20, symmetric=True).count()   # 2 packings, 4 images each
+8
+"""
+from __future__ import annotations
+
+from .problem import ExactCover
+
+_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def _name(k: int) -> str:
+    """Knuth's one-character encoding of small numbers (0-9, a-z), decimal beyond."""
+    return _DIGITS[k] if k < len(_DIGITS) else f"({k})"
+
+
+def queens(n: int) -> ExactCover:
+    """Place ``n`` queens on an ``n``x``n`` board, no two attacking each other.
+
+    Rows ``r*`` and columns ``c*`` are primary, listed from the centre outwards ("organ-pipe" order,
+    which makes the search much smaller); the diagonals ``a*`` (r+c) and ``b*`` (c-r) are secondary.
+    Diagonals of one square are left out, as in Knuth's ``queens-dlx``. Option ``n*r + c`` is the
+    queen on row r, column c.
+
+    >>> queens(4).option(1)
+    ('r0', 'c1', 'a1', 'b4')
+    """
+    if n < 1:
+        raise ValueError(f"queens needs n >= 1, not {n}")
+    middle = n // 2
+    order = [middle]
+    for step in range(1, n):
+        for k in (middle - step, middle + step):
+            if 0 <= k < n and len(order) < n:
+                order.append(k)
+    primary = [name for k in order for name in (f"r{_name(k)}", f"c{_name(k)}")]
+    secondary = [f"{d}{_name(k)}" for k in range(1, 2 * n - 2) for d in "ab"]
+    options = []
+    for r in range(n):
+        for c in range(n):
+            option = [f"r{_name(r)}", f"c{_name(c)}"]
+            if 0 < r + c < 2 * n - 2:
+                option.append(f"a{_name(r + c)}")
+            if 0 < c - r + n - 1 < 2 * n - 2:
+                option.append(f"b{_name(c - r + n - 1)}")
+            options.append(option)
+    return ExactCover(options, primary=primary, secondary=secondary)
+
+
+def langford(n: int, *, mirror: bool = False) -> ExactCover:
+    """Langford pairs: put two copies of each of 1..n in 2n slots, the copies of k being k apart
+    (k slots between them).
+
+    Item ``dk`` is digit k and ``sj`` slot j (1-based). Unless ``mirror`` is true, the largest odd
+    digit (whose placements pair off under reflection, none on the axis) keeps only its placements in
+    the left half, so a solution and its mirror image count once.
+    """
+    if n < 1:
+        raise ValueError(f"langford needs n >= 1, not {n}")
+    slots = 2 * n
+    options = []
+    for k in range(1, n + 1):
+        last = slots - k - 1          # the first copy's highest slot
+        if k == n - (n % 2 == 0) and not mirror:
+            last = (last + 1) // 2 if n > 1 else last
+        for j in range(1, last + 1):
+            options.append([f"d{k}", f"s{j}", f"s{j + k + 1}"])
+    primary = [f"d{k}" for k in range(1, n + 1)] + [f"s{j}" for j in range(1, slots + 1)]
+    return ExactCover(options, primary=primary)
+
+
+#: The twelve pentominoes in Conway's naming, each as the (row, column) cells of one orientation.
+PENTOMINOES = {
+    "F": ((0, 1), (0, 2), (1, 0), (1, 1), (2, 1)),
+    "I": ((0, 0), (0, 1), (0, 2), (0, 3), (0, 4)),
+    "L": ((0, 0), (1, 0), (2, 0), (3, 0), (3, 1)),
+    "N": ((0, 1), (1, 1), (2, 0), (2, 1), (3, 0)),
+    "P": ((0, 0), (0, 1), (1, 0), (1, 1), (2, 0)),
+    "T": ((0, 0), (0, 1), (0, 2), (1, 1), (2, 1)),
+    "U": ((0, 0), (0, 2), (1, 0), (1, 1), (1, 2)),
+    "V": ((0, 0), (1, 0), (2, 0), (2, 1), (2, 2)),
+    "W": ((0, 0), (1, 0), (1, 1), (2, 1), (2, 2)),
+    "X": ((0, 1), (1, 0), (1, 1), (1, 2), (2, 1)),
+    "Y": ((0, 1), (1, 0), (1, 1), (2, 1), (3, 1)),
+    "Z": ((0, 0), (0, 1), (1, 1), (2, 1), (2, 2)),
+}
+
+
+def _orientations(cells: tuple[tuple[int, int], ...]) -> list[tuple[tuple[int, int], ...]]:
+    """The distinct rotations and reflections of a shape, each shifted to touch row 0 and column 0,
+    with its cells sorted."""
+    seen: dict = {}
+    for shape in (list(cells), [(r, -c) for r, c in cells]):       # as given, then reflected
+        for _ in range(4):
+            r0 = min(r for r, _ in shape)
+            c0 = min(c for _, c in shape)
+            seen.setdefault(tuple(sorted((r - r0, c - c0) for r, c in shape)), None)
+            shape = [(c, -r) for r, c in shape]                     # a quarter turn
+    return list(seen)
+
+
+def pentominoes(rows: int = 6, cols: int = 10, *, symmetric: bool = False) -> ExactCover:
+    """Pack the twelve pentominoes into a ``rows``x``cols`` box (60 cells).
+
+    Items: the cells ``RC`` (row and column as Knuth's digits), then the twelve piece names, all
+    primary. Every placement of every orientation is an option, piece name first. Unless
+    ``symmetric`` is true, X (unchanged by every motion of the box) keeps only the placements with
+    its centre in the box's upper left quarter (``2r < rows`` and ``2c < cols``): in a 6x10 box
+    that counts each packing once (2339), not once per symmetry of the box (9356).
+    """
+    if rows * cols != 60:
+        raise ValueError(f"the twelve pentominoes cover 60 cells, not {rows}x{cols} = {rows * cols}")
+    cells = [f"{_name(r)}{_name(c)}" for r in range(rows) for c in range(cols)]
+    options = []
+    for piece, shape in PENTOMINOES.items():
+        for orientation in _orientations(shape):
+            height = 1 + max(r for r, _ in orientation)
+            width = 1 + max(c for _, c in orientation)
+            for r in range(rows - height + 1):
+                for c in range(cols - width + 1):
+                    if piece == "X" and not symmetric and not _upper_left(r + 1, c + 1, rows, cols):
+                        continue
+                    options.append([piece, *(f"{_name(r + dr)}{_name(c + dc)}" for dr, dc in orientation)])
+    return ExactCover(options, primary=cells + list(PENTOMINOES))
+
+
+def _upper_left(r: int, c: int, rows: int, cols: int) -> bool:
+    """Whether X's centre (r, c) lies in the box's upper left quarter."""
+    return 2 * r < rows and 2 * c < cols
