@@ -86,7 +86,8 @@ def build_links(option_start, option_items, n_items, n_primary):
 # The phases of a search, kept in ``state[PHASE]`` between calls of :func:`search`.
 START = 0      # nothing done yet: the next call enters level 0
 PAUSED = 1     # stopped just after visiting a solution: the next call resumes at step "recover"
-DONE = 2       # the whole tree has been explored; the links are as built
+DONE = 2       # the search is over; the links are as built
+SPENT = 3      # the node budget ran out: levels 0..LEVEL are still applied (unwind undoes them)
 
 PHASE, LEVEL = 0, 1                   # indices into ``state``
 NODES, UPDATES, SOLUTIONS = 0, 1, 2   # indices into ``counters``
@@ -181,9 +182,12 @@ def option_of(x, top):
 
 
 @njit(cache=True, nogil=True)
-def search(llink, rlink, length, top, ulink, dlink, choice, state, counters, want, out, ends):
+def search(llink, rlink, length, top, ulink, dlink, choice, state, counters, want, max_nodes, out, ends):
     """Algorithm X (TAOCP 7.2.2.1, DLX1's steps), resumable: run until ``want`` more solutions have
     been visited or the tree is exhausted, and return how many were visited in this call.
+
+    The search never counts more than ``max_nodes`` nodes: when the next node would exceed it,
+    the phase becomes SPENT and the search cannot resume (``unwind`` restores the links).
 
     The whole search state lives in the arrays: ``choice[level]`` is the node chosen at each level,
     ``state`` holds the phase and the level, ``counters`` the running nodes, updates and solutions.
@@ -196,7 +200,7 @@ def search(llink, rlink, length, top, ulink, dlink, choice, state, counters, wan
     fewest options, the leftmost on ties; its options are tried top to bottom.
     """
     phase = state[PHASE]
-    if phase == DONE:
+    if phase == DONE or phase == SPENT:
         return 0
     record = ends.size > 0
     nodes = counters[NODES]
@@ -216,6 +220,10 @@ def search(llink, rlink, length, top, ulink, dlink, choice, state, counters, wan
     while True:
         if step == 0:
             # forward: enter a level, choose the item with the fewest options (stop at 0), cover it
+            if nodes == max_nodes:
+                state[PHASE] = SPENT
+                level -= 1
+                break
             nodes += 1
             t = 0x7FFFFFFF
             k = rlink[ZERO]
@@ -246,6 +254,9 @@ def search(llink, rlink, length, top, ulink, dlink, choice, state, counters, wan
                 step = 0
                 continue
             # every primary item is covered: visit a solution (a node of its own, as in DLX1)
+            if nodes == max_nodes:
+                state[PHASE] = SPENT
+                break
             nodes += 1
             found += 1
             if record:
@@ -272,8 +283,9 @@ def search(llink, rlink, length, top, ulink, dlink, choice, state, counters, wan
 
 @njit(cache=True, nogil=True)
 def unwind(llink, rlink, length, top, ulink, dlink, choice, state):
-    """Put the links back as built, from a search paused after a solution; the search is then over."""
-    if state[PHASE] == PAUSED:
+    """Put the links back as built, from a search paused after a solution or stopped by its node
+    budget; the search is then over."""
+    if state[PHASE] == PAUSED or state[PHASE] == SPENT:
         for level in range(state[LEVEL], -1, -1):
             cur = choice[level]
             uncover_others(cur, llink, rlink, length, top, ulink, dlink)

@@ -115,15 +115,19 @@ class ExactCover:
         ids = self.option_items[self.option_start[k]:self.option_start[k + 1]]
         return tuple(self.items[i] for i in ids)
 
-    def first(self) -> tuple[int, ...] | None:
-        """The first solution found (option numbers, ascending), or None when there is none."""
-        return next(search.iterate(self, 1), None)
+    def first(self, *, max_nodes: int | None = None) -> tuple[int, ...] | None:
+        """The first solution found (option numbers, ascending), or None when there is none (or
+        none within ``max_nodes`` nodes: ``stats.status`` tells which)."""
+        return next(self.solutions(1, max_nodes=max_nodes), None)
 
-    def solutions(self, limit: int | None = None) -> Iterator[tuple[int, ...]]:
-        """Every solution, lazily, in the order the search finds them (at most ``limit``).
+    def solutions(self, limit: int | None = None, *, max_nodes: int | None = None
+                  ) -> Iterator[tuple[int, ...]]:
+        """Every solution, lazily, in the order the search finds them (at most ``limit``, and
+        within a budget of ``max_nodes`` search nodes).
 
         Each solution is a tuple of option numbers in ascending order. The search runs only as far
-        as the iterator is consumed; abandoning it early leaves the problem as it was.
+        as the iterator is consumed; abandoning it early leaves the problem as it was. When the
+        budget runs out the iterator ends and ``stats.status`` is ``"max_nodes"``.
 
         >>> ec = ExactCover([["a"], ["b"], ["a", "b"], ["b", "c"], ["c"]])
         >>> list(ec.solutions())
@@ -131,11 +135,23 @@ class ExactCover:
         >>> list(ec.solutions(limit=2))
         [(0, 1, 4), (0, 3)]
         """
-        return search.iterate(self, search.check_limit(limit))
+        return search.iterate(self, search.check_limit(limit),
+                              search.check_limit(max_nodes, "max_nodes"))
 
-    def count(self, limit: int | None = None) -> int:
-        """The number of solutions (counting stops at ``limit``); ``stats`` tells what it cost."""
-        return search.count(self, search.check_limit(limit))
+    def count(self, limit: int | None = None, *, max_nodes: int | None = None) -> int:
+        """The number of solutions; counting stops at ``limit`` solutions or ``max_nodes`` search
+        nodes. ``stats`` tells what it cost and whether the count is complete.
+
+        >>> from dlx import problems
+        >>> queens = problems.queens(10)
+        >>> queens.count(max_nodes=1000)          # a budget: the count so far, marked incomplete
+        55
+        >>> queens.stats.status, queens.stats.nodes
+        ('max_nodes', 1000)
+        >>> queens.count(), queens.stats.status
+        (724, 'complete')
+        """
+        return search.count(self, search.check_limit(limit), search.check_limit(max_nodes, "max_nodes"))
 
     def __len__(self) -> int:
         return self.n_options

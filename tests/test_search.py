@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from naive import Counts, algorithm_x, brute_force, is_exact_cover
 
-from dlx import ExactCover, SearchStats, read_dlx
+from dlx import ExactCover, SearchStats, problems, read_dlx
 
 
 @st.composite
@@ -217,4 +217,55 @@ def test_lazy_iteration_does_not_search_ahead():
         next(iterator)
     assert ec.stats.solutions < 20                   # batches grow 1, 2, 4, ... not all at once
     iterator.close()
+    ec.check()
+
+
+@settings(max_examples=200, deadline=None)
+@given(small_problems(), st.integers(0, 30))
+def test_node_budget_stops_where_the_reference_would(problem, budget):
+    primary, secondary, options = problem
+    counts = Counts()
+    within = []                                   # reference solutions whose node is inside the budget
+    for solution in algorithm_x(options, primary, secondary, counts):
+        if counts.nodes <= budget:
+            within.append(solution)
+    total = counts.nodes
+    ec = ExactCover(options, primary=primary, secondary=secondary)
+
+    assert list(ec.solutions(max_nodes=budget)) == within
+    assert ec.stats.nodes == min(budget, total)
+    assert ec.stats.status == ("complete" if total <= budget else "max_nodes")
+    ec.check()
+    assert ec.count(max_nodes=budget) == len(within)
+    assert ec.stats.nodes == min(budget, total) and ec.stats.complete == (total <= budget)
+    ec.check()
+    assert ec.count() == len(list(algorithm_x(options, primary, secondary)))
+
+
+def test_budget_stops_a_search_of_millions_of_nodes():
+    ec = problems.queens(14)                      # 5,474,542 nodes in all
+    partial = ec.count(max_nodes=1_000_000)
+    assert ec.stats.status == "max_nodes" and not ec.stats.complete
+    assert ec.stats.nodes == 1_000_000 and partial == ec.stats.solutions
+    assert 0 < partial < 365_596
+    ec.check()
+    first_ones = list(ec.solutions(max_nodes=1_000_000))
+    assert len(first_ones) == partial and ec.stats.status == "max_nodes"
+    assert list(ec.solutions(limit=partial)) == first_ones
+    assert ec.count() == 365_596 and ec.stats.complete and ec.stats.nodes == 5_474_542
+
+
+def test_status_says_why_a_search_stopped():
+    ec = problems.queens(8)
+    assert ec.count(limit=5) == 5 and ec.stats.status == "limit"
+    assert ec.count(limit=92) == 92 and ec.stats.status == "limit"      # stopped at the 92nd, tree not done
+    assert ec.count(limit=93) == 92 and ec.stats.status == "complete"
+    iterator = ec.solutions()
+    next(iterator)
+    assert ec.stats.status == "running" and not ec.stats.complete
+    iterator.close()
+    assert ec.stats.status == "stopped"
+    assert ec.first(max_nodes=3) is None and ec.stats.status == "max_nodes"
+    with pytest.raises(ValueError, match="max_nodes must be"):
+        ec.count(max_nodes=-1)
     ec.check()
