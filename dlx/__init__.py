@@ -4,9 +4,11 @@
 >>> dlx.ExactCover([["a", "b"], ["b"], ["a"]])
 ExactCover(2 items (2 primary, 0 secondary), 3 options)
 """
-from .formats import read_dlx
+__version__ = "0.1.0"
+
+# after __version__, which formats reads
+from .formats import read_dlx, write_dlx
 from .problem import ExactCover, ProblemError
 from .search import SearchStats
 
-__version__ = "0.1.0"
-__all__ = ["ExactCover", "ProblemError", "SearchStats", "__version__", "read_dlx"]
+__all__ = ["ExactCover", "ProblemError", "SearchStats", "__version__", "read_dlx", "write_dlx"]

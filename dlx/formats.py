@@ -7,14 +7,17 @@ is one option: the names of its items, separated by blanks. This is the input of
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterable, Iterator
 from typing import IO
 
+from . import __version__
 from .problem import ExactCover, ProblemError, declare_items, encode_option
 
 
 def read_dlx(source: str | os.PathLike | IO) -> ExactCover:
-    """Read a problem in Knuth's DLX format from a path or an open file (text or binary).
+    """Read a problem in Knuth's DLX format from a path, ``"-"`` (standard input) or an open file
+    (text or binary).
 
     >>> import io
     >>> ec = read_dlx(io.StringIO("| a comment\\na b c | x\\na x\\nb c\\na b c\\n"))
@@ -25,6 +28,9 @@ def read_dlx(source: str | os.PathLike | IO) -> ExactCover:
 
     Every malformed line is a ProblemError naming the file and the line.
     """
+    if source == "-":
+        source = getattr(sys.stdin, "buffer", sys.stdin)
+        return _parse(_numbered_lines(source, "<stdin>"), "<stdin>")
     if isinstance(source, (str, os.PathLike)):
         name = os.fspath(source)
         try:
@@ -83,3 +89,55 @@ def _split_items(tokens: list[str], where: str, line: int) -> tuple[list[str], l
         cut = tokens.index("|")
         return tokens[:cut], tokens[cut + 1:]
     return tokens, []
+
+
+def write_dlx(problem: ExactCover, target: str | os.PathLike | IO) -> str | os.PathLike | IO:
+    """Write ``problem`` in Knuth's DLX format to a path or an open text file; returns ``target``,
+    so ``read_dlx(write_dlx(problem, path))`` reads the same problem back.
+
+    Item names are written with ``str``; a name that is empty, contains a blank or ``|``, or
+    looks like another item's name is a ProblemError. An option without a primary item (from a
+    matrix) has no line of its own: it is written as a comment, so the file numbers its options
+    without it.
+
+    >>> import io
+    >>> out = io.StringIO()
+    >>> _ = write_dlx(ExactCover([["a", "x"], ["b"]], secondary=["x"]), out)
+    >>> print(out.getvalue(), end="")
+    | dlx ... 2 items and 1 secondary, 2 options
+    a b | x
+    a x
+    b
+    """
+    names = [str(item) for item in problem.items]
+    _check_names(names, problem.items)
+    primary, secondary = names[:problem.n_primary], names[problem.n_primary:]
+    header = (f"| dlx {__version__}: {len(primary)} items and {len(secondary)} secondary, "
+              f"{problem.n_options} options\n")
+    lines = [header,
+             " ".join(primary + (["|", *secondary] if secondary else [])) + "\n"]
+    start, ids = problem.option_start, problem.option_items
+    for k in range(problem.n_options):
+        option = ids[start[k]:start[k + 1]]
+        text = " ".join(names[i] for i in option)
+        if option.size and option.min() < problem.n_primary:
+            lines.append(text + "\n")
+        else:
+            lines.append(f"| option {k} left out (no primary item): {text or '(empty)'}\n")
+    if isinstance(target, (str, os.PathLike)):
+        with open(target, "w", encoding="utf-8") as f:
+            f.writelines(lines)
+    else:
+        target.writelines(lines)
+    return target
+
+
+def _check_names(names: list[str], items: tuple) -> None:
+    for name, item in zip(names, items):
+        if not name or name.split() != [name] or "|" in name:
+            raise ProblemError(f"item {item!r} cannot be written in DLX format: a name must be "
+                               "non-empty, without blanks or '|'")
+    if len(set(names)) != len(names):
+        seen: set = set()
+        twice = next(name for name in names if name in seen or seen.add(name))
+        raise ProblemError(f"two items are both written {twice!r} in DLX format")

@@ -1,6 +1,7 @@
 """ExactCover: item names <-> ids, options -> flat arrays, validation."""
 from __future__ import annotations
 
+import operator
 import threading
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from itertools import pairwise
@@ -9,6 +10,7 @@ import numpy as np
 
 from . import search
 from .kernels import SPACER, build_links
+from .matrix import matrix_options
 from .search import SearchStats
 
 
@@ -76,6 +78,36 @@ class ExactCover:
         self._setup(items, n_primary, start, ids)
 
     @classmethod
+    def from_matrix(cls, m, secondary: int = 0) -> ExactCover:
+        """A problem from a 0/1 matrix: rows are options, columns are items (named by their
+        numbers), the last ``secondary`` columns secondary.
+
+        ``m`` is anything numpy makes a 2-D array of, or a scipy.sparse matrix or array in any
+        format (it is never made dense). Every column is an item, used or not. A row without a
+        primary item (an all-zero row, say) keeps its number but is never part of a solution, as
+        Knuth drops such options. Solutions are row numbers.
+
+        >>> import numpy as np
+        >>> m = np.array([[0, 0, 1, 0, 1, 0, 0],
+        ...               [1, 0, 0, 1, 0, 0, 1],
+        ...               [0, 1, 1, 0, 0, 1, 0],
+        ...               [1, 0, 0, 1, 0, 1, 0],
+        ...               [0, 0, 0, 0, 0, 0, 0],
+        ...               [0, 1, 0, 0, 0, 0, 1],
+        ...               [0, 0, 0, 1, 1, 0, 1]])
+        >>> ec = ExactCover.from_matrix(m)
+        >>> ec.first()
+        (0, 3, 5)
+        >>> ec.option(3)
+        (0, 3, 5)
+        """
+        n_cols, start, ids = matrix_options(m, ProblemError)
+        secondary = operator.index(secondary)
+        if not 0 <= secondary <= n_cols:
+            raise ProblemError(f"secondary={secondary}, but the matrix has {n_cols} columns")
+        return cls._from_ids(range(n_cols), n_cols - secondary, start, ids)
+
+    @classmethod
     def _from_ids(cls, items: Sequence[Hashable], n_primary: int, start, ids) -> ExactCover:
         """Build from already validated item ids (the readers' path)."""
         self = cls.__new__(cls)
@@ -84,9 +116,12 @@ class ExactCover:
 
     def _setup(self, items, n_primary, start, ids) -> None:
         self.items = tuple(items)
+        if n_primary < 1:
+            raise ProblemError("no primary items")
         self.n_primary = n_primary
         self.option_start = np.asarray(start, dtype=np.int32)
         self.option_items = np.asarray(ids, dtype=np.int32)
+        self._link_start, self._link_items = _usable(self.option_start, self.option_items, n_primary)
         (self._llink, self._rlink, self._length,
          self._top, self._ulink, self._dlink) = self._build_links()
         self._lock = threading.Lock()     # held by the run searching in place on these links
@@ -94,7 +129,7 @@ class ExactCover:
 
     def _build_links(self) -> tuple[np.ndarray, ...]:
         """DLX1's arrays ``(llink, rlink, length, top, ulink, dlink)`` for this problem, fresh."""
-        return build_links(self.option_start, self.option_items, len(self.items), self.n_primary)
+        return build_links(self._link_start, self._link_items, len(self.items), self.n_primary)
 
     @property
     def n_items(self) -> int:
@@ -176,7 +211,7 @@ class ExactCover:
         columns: list[list[int]] = [[] for _ in range(n + 1)]
         for k in range(self.n_options):
             first = spacer + 1
-            ids = self.option_items[self.option_start[k]:self.option_start[k + 1]]
+            ids = self._link_items[self._link_start[k]:self._link_start[k + 1]]
             for offset, i in enumerate(ids):
                 assert top[first + offset] == i + 1, f"node {first + offset} has the wrong item"
                 columns[i + 1].append(first + offset)
@@ -189,6 +224,20 @@ class ExactCover:
             for a, b in pairwise(ring):
                 assert dlink[a] == b and ulink[b] == a, f"list of item {self.items[i - 1]!r} broken at node {a}"
             assert length[i] == len(columns[i]), f"length of item {self.items[i - 1]!r} is wrong"
+
+
+def _usable(start: np.ndarray, ids: np.ndarray, n_primary: int) -> tuple[np.ndarray, np.ndarray]:
+    """The options as the links hold them: an option without a primary item (possible only from a
+    matrix) is emptied, so it keeps its number but sits in no item's list."""
+    lengths = np.diff(start)
+    owner = np.repeat(np.arange(lengths.size), lengths)
+    has_primary = np.zeros(lengths.size, bool)
+    has_primary[owner[ids < n_primary]] = True
+    if has_primary.all():
+        return start, ids
+    kept = np.zeros_like(start)
+    np.cumsum(np.where(has_primary, lengths, 0), out=kept[1:])
+    return kept, ids[has_primary[owner]]
 
 
 def declare_items(primary: list, secondary: list, where: str, line: int | None = None) -> list:

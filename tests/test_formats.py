@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import dlx
-from dlx import ExactCover, ProblemError, read_dlx
+from dlx import ExactCover, ProblemError, read_dlx, write_dlx
 from dlx.kernels import SPACER
 
 
@@ -159,3 +159,55 @@ def test_file_and_lists_give_the_same_problem(problem):
         assert ec.items == tuple(primary + secondary)
         assert [list(ec.option(k)) for k in range(ec.n_options)] == options
     assert np.array_equal(from_file._dlink, from_lists._dlink)
+
+
+@settings(max_examples=150, deadline=None)
+@given(problems())
+def test_write_then_read_gives_the_problem_back(tmp_path_factory, problem):
+    primary, secondary, options = problem
+    ec = ExactCover(options, primary=primary, secondary=secondary)
+    path = tmp_path_factory.mktemp("w") / "p.dlx"
+    back = read_dlx(write_dlx(ec, path))
+    assert back.items == ec.items and back.n_primary == ec.n_primary
+    assert [back.option(k) for k in range(len(back))] == [ec.option(k) for k in range(len(ec))]
+    assert back.count() == ec.count()
+    text = io.StringIO()
+    write_dlx(ec, text)
+    assert text.getvalue() == path.read_text()
+
+
+def test_write_shipped_example_round_trip(tmp_path):
+    ec = read_dlx(EXAMPLES / "queens8.dlx")
+    back = read_dlx(write_dlx(ec, tmp_path / "q.dlx"))
+    assert np.array_equal(back._dlink, ec._dlink) and back.count() == 92
+    assert (back.stats.nodes, back.stats.updates) == (1049, 16680)
+
+
+def test_write_matrix_problem_keeps_unusable_rows_as_comments(tmp_path):
+    m = np.array([[1, 0, 0], [0, 0, 0], [0, 1, 1], [0, 0, 1], [0, 1, 0]])
+    ec = ExactCover.from_matrix(m, secondary=1)
+    text = (write_dlx(ec, tmp_path / "m.dlx")).read_text().splitlines()
+    assert text[1:] == ["0 1 | 2", "0", "| option 1 left out (no primary item): (empty)", "1 2",
+                        "| option 3 left out (no primary item): 2", "1"]
+    back = read_dlx(tmp_path / "m.dlx")
+    assert back.n_options == 3 and back.count() == ec.count() == 2
+    # Python ints become names "0", "1", ...; the same names for two items cannot be written
+    with pytest.raises(ProblemError, match="both written '1'"):
+        write_dlx(ExactCover([[1, "1"]]), io.StringIO())
+
+
+@pytest.mark.parametrize("name", ["a b", "", "x|y"])
+def test_unwritable_names(name):
+    with pytest.raises(ProblemError, match="cannot be written"):
+        write_dlx(ExactCover([["a", name]]), io.StringIO())
+
+
+def test_read_from_stdin(monkeypatch):
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"a b\na\nb\na b\n")))
+    ec = read_dlx("-")
+    assert ec.n_options == 3 and ec.count() == 2
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"a b\na\nb c\n")))
+    with pytest.raises(ProblemError, match=r"<stdin>, line 3: unknown item 'c'"):
+        read_dlx("-")
+    monkeypatch.setattr("sys.stdin", io.StringIO("a\na\n"))     # a text stream without .buffer
+    assert read_dlx("-").count() == 1
