@@ -9,38 +9,71 @@ from . import __version__
 from .formats import read_dlx
 from .problem import ExactCover, ProblemError
 
+#: Exit statuses: 1 for bad input, 3 when the node budget ran out before the search was done.
+ERROR, OUT_OF_NODES = 1, 3
+
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="dlx",
-        description="Exact cover with Dancing Links. Prints every solution of a problem in Knuth's "
-                    "DLX format: each chosen option as its item names, one option per line, a blank "
-                    "line between solutions.")
-    parser.add_argument("file", help="a problem in Knuth's DLX text format")
-    parser.add_argument("--count", action="store_true", help="print only the number of solutions")
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    args = parser.parse_args(argv)
+    args = _parser().parse_args(argv)
     try:
         problem = read_dlx(args.file)
     except ProblemError as e:
         print(f"dlx: error: {e}", file=sys.stderr)
-        return 1
+        return ERROR
     try:
         if args.count:
-            print(problem.count())
+            print(problem.count(args.limit, max_nodes=args.max_nodes))
         else:
-            print_solutions(problem)
+            print_solutions(problem, problem.solutions(args.limit, max_nodes=args.max_nodes))
         sys.stdout.flush()
     except BrokenPipeError:
         # the reader went away (`dlx big.dlx | head`): stop quietly, as other filters do
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1
+        return ERROR
+    stats = problem.stats
+    if args.stats:
+        s = "" if stats.solutions == 1 else "s"
+        print(f"Altogether {stats.solutions} solution{s}, {stats.updates} updates, {stats.nodes} nodes, "
+              f"{stats.seconds:.3f} seconds.", file=sys.stderr)
+    if stats.status == "max_nodes":
+        print(f"dlx: the budget of {args.max_nodes} nodes ran out: the search is incomplete "
+              f"({stats.solutions} solutions so far)", file=sys.stderr)
+        return OUT_OF_NODES
     return 0
 
 
-def print_solutions(problem: ExactCover) -> None:
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="dlx",
+        description="Exact cover with Dancing Links. Prints every solution of a problem in Knuth's "
+                    "DLX format: each chosen option as its item names, one option per line, a blank "
+                    "line between solutions.",
+        epilog=f"Exit status: 0 when done, {ERROR} for a bad file, {OUT_OF_NODES} when --max-nodes "
+               "ran out before the search was complete.")
+    parser.add_argument("file", help="a problem in Knuth's DLX text format, or - for standard input")
+    parser.add_argument("--count", action="store_true", help="print only the number of solutions")
+    parser.add_argument("--limit", type=_natural, metavar="K", help="stop after K solutions")
+    parser.add_argument("--max-nodes", type=_natural, metavar="N",
+                        help="stop after N search nodes (a budget; exit status 3 if it runs out)")
+    parser.add_argument("--stats", action="store_true",
+                        help="print solutions, updates, nodes and seconds on stderr, as DLX1 does")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    return parser
+
+
+def _natural(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must not be negative: {value}")
+    return value
+
+
+def print_solutions(problem: ExactCover, solutions) -> None:
     out = sys.stdout
-    for n, solution in enumerate(problem.solutions()):
+    for n, solution in enumerate(solutions):
         if n:
             out.write("\n")
         out.write("".join(" ".join(map(str, problem.option(k))) + "\n" for k in solution))

@@ -2,6 +2,7 @@
 import subprocess
 import sys
 
+import pytest
 from conftest import EXAMPLES
 
 from dlx import read_dlx
@@ -64,3 +65,59 @@ def test_python_m_dlx(tmp_path):
     failed = subprocess.run([sys.executable, "-m", "dlx", str(bad)], capture_output=True, text=True, check=False)
     assert failed.returncode == 1
     assert "line 3: item 'a' appears twice" in failed.stderr
+
+
+def run_dlx(*args, stdin=None):
+    """`python -m dlx ...` in a fresh process, as a user runs it."""
+    return subprocess.run([sys.executable, "-m", "dlx", *map(str, args)], input=stdin,
+                          capture_output=True, text=True, check=False)
+
+
+def test_stdin_limit_and_stats_end_to_end():
+    text = (EXAMPLES / "queens8.dlx").read_text()
+    done = run_dlx("-", "--count", "--stats", stdin=text)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "92\n"
+    assert done.stderr == f"Altogether 92 solutions, 16680 updates, 1049 nodes, {stats_seconds(done.stderr)} seconds.\n"
+    first_two = run_dlx("-", "--limit", "2", stdin=text)
+    assert first_two.returncode == 0
+    solutions = [block.splitlines() for block in first_two.stdout.split("\n\n")]
+    problem = read_dlx(EXAMPLES / "queens8.dlx")
+    assert solutions == [[" ".join(problem.option(k)) for k in s] for s in problem.solutions(limit=2)]
+
+
+def stats_seconds(line):
+    return line.rsplit(", ", 1)[1].split()[0]
+
+
+def test_limit_and_count(capsys):
+    assert main([str(EXAMPLES / "queens8.dlx"), "--count", "--limit", "10"]) == 0
+    assert capsys.readouterr().out == "10\n"
+    assert main([str(EXAMPLES / "queens8.dlx"), "--count", "--limit", "0"]) == 0
+    assert capsys.readouterr().out == "0\n"
+
+
+def test_node_budget_says_it_ran_out(capsys):
+    assert main([str(EXAMPLES / "queens8.dlx"), "--count", "--max-nodes", "100", "--stats"]) == 3
+    captured = capsys.readouterr()
+    partial = int(captured.out)
+    assert 0 <= partial < 92
+    assert f"Altogether {partial} solution" in captured.err and " 100 nodes" in captured.err
+    assert "budget of 100 nodes ran out" in captured.err
+    # a budget that suffices changes nothing
+    assert main([str(EXAMPLES / "queens8.dlx"), "--count", "--max-nodes", "1049"]) == 0
+    assert capsys.readouterr().out == "92\n"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--limit", "-1"], "must not be negative"), (["--max-nodes", "lots"], "not a whole number")])
+def test_bad_arguments_are_usage_errors(args, message, capsys):
+    with pytest.raises(SystemExit) as info:
+        main([str(EXAMPLES / "knuth.dlx"), *args])
+    assert info.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_bad_stdin_names_the_line():
+    bad = run_dlx("-", stdin="a b\na\nb zz\n")
+    assert bad.returncode == 1 and bad.stdout == ""
+    assert "dlx: error: <stdin>, line 3: unknown item 'zz'" in bad.stderr
