@@ -1,33 +1,30 @@
-"""Search benchmarks (``pytest bench/``): counting Knuth-format problems with the kernel warm.
+"""Search benchmarks (``pytest bench/``): counting classic problems with the kernel warm.
 
-Files come from ../shared/data/dlx when present (skipped otherwise, except the shipped 8-queens).
-Each benchmark counts once before timing, so compile or cache load never lands in a timed round.
+The problems come from :mod:`dlx.problems` (the same options as Knuth's generators write); each
+benchmark counts once before timing, so compile or cache load never lands in a timed round.
 """
 from pathlib import Path
 
 import pytest
 
-from dlx import read_dlx
+from dlx import problems, read_dlx
 
-ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared" / "data" / "dlx"
-CASES = {  # file: number of solutions
-    ROOT / "examples" / "queens8.dlx": 92,
-    SHARED / "queens10.dlx": 724,
-    SHARED / "queens12.dlx": 14200,
-    SHARED / "langford11.dlx": 17792,
-    SHARED / "pent6x10x.dlx": 2339,
+SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "dlx"
+CASES = {  # name: (problem, number of solutions)
+    "queens8": (lambda: problems.queens(8), 92),
+    "queens10": (lambda: problems.queens(10), 724),
+    "queens12": (lambda: problems.queens(12), 14_200),
+    "langford11": (lambda: problems.langford(11), 17_792),
+    "pentominoes6x10x": (lambda: problems.pentominoes(6, 10), 2_339),
 }
 
 
-@pytest.mark.parametrize("path", list(CASES), ids=[p.stem for p in CASES])
-def test_count(benchmark, path):
-    if not path.exists():
-        pytest.skip(f"{path.name} is not present")
-    problem = read_dlx(path)
-    rounds = 3 if path.stem.startswith("pent") else 10
-    count = benchmark.pedantic(problem.count, rounds=rounds, warmup_rounds=1)
-    assert count == CASES[path]
+@pytest.mark.parametrize("name", list(CASES))
+def test_count(benchmark, name):
+    make, solutions = CASES[name]
+    problem = make()
+    rounds = 3 if name.startswith("pent") else 10
+    assert benchmark.pedantic(problem.count, rounds=rounds, warmup_rounds=1) == solutions
     problem.check()
 
 
