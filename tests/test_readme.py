@@ -1,0 +1,32 @@
+"""The README's shell examples run as shown: each `$ command` line and the output under it."""
+import doctest
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+from conftest import ROOT
+
+
+def shell_examples():
+    text = (ROOT / "README.md").read_text()
+    examples = []
+    for block in re.findall(r"```sh\n(.*?)```", text, re.DOTALL):
+        for chunk in re.split(r"^\$ ", block, flags=re.MULTILINE)[1:]:
+            command, _, output = chunk.partition("\n")
+            examples.append(pytest.param(command, output, id=command))
+    return examples
+
+
+@pytest.mark.parametrize("command, output", shell_examples())
+def test_readme_shell_example(command, output):
+    env = dict(os.environ, PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"])
+    done = subprocess.run(command, shell=True, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+    got = done.stdout + done.stderr          # the README shows stderr after stdout
+    assert doctest.OutputChecker().check_output(output, got, doctest.ELLIPSIS), (
+        f"{command}\nexpected:\n{output}\ngot:\n{got}")
+
+
+def test_there_are_shell_examples():
+    assert len(shell_examples()) >= 4
