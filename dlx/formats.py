@@ -12,7 +12,13 @@ from collections.abc import Iterable, Iterator
 from typing import IO
 
 from . import __version__
-from .problem import ExactCover, ProblemError, declare_items, encode_option
+from .problem import (
+    ExactCover,
+    ProblemError,
+    declare_items,
+    encode_option,
+    first_repeat,
+)
 
 
 def read_dlx(source: str | os.PathLike | IO) -> ExactCover:
@@ -137,7 +143,6 @@ def _check_names(names: list[str], items: tuple) -> None:
         if not name or name.split() != [name] or "|" in name:
             raise ProblemError(f"item {item!r} cannot be written in DLX format: a name must be "
                                "non-empty, without blanks or '|'")
-    if len(set(names)) != len(names):
-        seen: set = set()
-        twice = next(name for name in names if name in seen or seen.add(name))
+    twice = first_repeat(names)
+    if twice is not None:
         raise ProblemError(f"two items are both written {twice!r} in DLX format")

@@ -245,11 +245,9 @@ def declare_items(primary: list, secondary: list, where: str, line: int | None =
     prefix = f"{where}: " if where else ""
     if not primary:
         raise ProblemError(f"{prefix}no primary items", line=line)
-    seen: set = set()
-    for name in primary + secondary:
-        if name in seen:
-            raise ProblemError(f"{prefix}item {name!r} is declared twice", line=line)
-        seen.add(name)
+    twice = first_repeat(primary + secondary)
+    if twice is not None:
+        raise ProblemError(f"{prefix}item {twice!r} is declared twice", line=line)
     return primary + secondary
 
 
@@ -265,9 +263,14 @@ def encode_option(names: list, index: dict, n_primary: int, where: str, line: in
             raise ProblemError(f"{where}: unknown item {name!r}", line=line)
         ids.append(i)
     if len(set(ids)) != len(ids):
-        seen: set = set()
-        twice = next(name for name in names if name in seen or seen.add(name))
+        twice = first_repeat(names)
         raise ProblemError(f"{where}: item {twice!r} appears twice in one option", line=line)
     if min(ids) >= n_primary:
         raise ProblemError(f"{where}: option has no primary item, so no solution could use it", line=line)
     return ids
+
+
+def first_repeat(names: list) -> Hashable | None:
+    """The first name that occurs for the second time in ``names``, or None."""
+    seen: set = set()
+    return next((name for name in names if name in seen or seen.add(name)), None)

@@ -40,7 +40,7 @@ def queens(n: int) -> ExactCover:
     order = [middle]
     for step in range(1, n):
         for k in (middle - step, middle + step):
-            if 0 <= k < n and len(order) < n:
+            if 0 <= k < n:
                 order.append(k)
     primary = [name for k in order for name in (f"r{_name(k)}", f"c{_name(k)}")]
     secondary = [f"{d}{_name(k)}" for k in range(1, 2 * n - 2) for d in "ab"]
@@ -71,7 +71,7 @@ def langford(n: int, *, mirror: bool = False) -> ExactCover:
     for k in range(1, n + 1):
         last = slots - k - 1          # the first copy's highest slot
         if k == n - (n % 2 == 0) and not mirror:
-            last = (last + 1) // 2 if n > 1 else last
+            last //= 2                # an odd digit has an even number of places
         for j in range(1, last + 1):
             options.append([f"d{k}", f"s{j}", f"s{j + k + 1}"])
     primary = [f"d{k}" for k in range(1, n + 1)] + [f"s{j}" for j in range(1, slots + 1)]
