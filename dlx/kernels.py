@@ -291,3 +291,121 @@ def unwind(llink, rlink, length, top, ulink, dlink, choice, state):
             uncover_others(cur, llink, rlink, length, top, ulink, dlink)
             uncover(top[cur], llink, rlink, length, top, ulink, dlink)
     state[PHASE] = DONE
+
+
+@njit(cache=True, nogil=True)
+def is_active(c, llink, rlink):
+    """True when item ``c`` is still in its item list (not covered). Dancing links keep the links of a
+    removed item frozen, and its neighbours never point back at it until it is put back."""
+    return rlink[llink[c]] == c
+
+
+@njit(cache=True, nogil=True)
+def select(x, llink, rlink, length, top, ulink, dlink):
+    """Make the option whose first node is ``x`` part of every solution: cover its items, left to
+    right. Returns the updates, or -1 (and changes nothing) when one of its items is covered already,
+    that is when the option clashes with an option selected before."""
+    p = x
+    while top[p] < SPACER:
+        if not is_active(top[p], llink, rlink):
+            return -1
+        p += ONE
+    updates = 0
+    p = x
+    while top[p] < SPACER:
+        updates += cover(top[p], llink, rlink, length, top, ulink, dlink)
+        p += ONE
+    return updates
+
+
+@njit(cache=True, nogil=True)
+def deselect(x, llink, rlink, length, top, ulink, dlink):
+    """Undo :func:`select` (``x``): uncover the option's items right to left."""
+    p = x
+    while top[p] < SPACER:
+        p += ONE
+    while p != x:
+        p -= ONE
+        uncover(top[p], llink, rlink, length, top, ulink, dlink)
+
+
+# What :func:`solve_batch` says about each row.
+NO_SOLUTION = 0
+SOLVED = 1
+INVALID = 2       # the row selects an option that does not exist or clashes with another one
+OUT_OF_NODES = 3  # the node budget ran out before the answer was known
+
+
+@njit(cache=True, nogil=True)
+def solve_batch(llink, rlink, length, top, ulink, dlink, group_start, first_node, option_group,
+                option_value, rows, limit, max_nodes, answers, counts, nodes, status):
+    """Solve many variants of one problem, each a choice of options selected in advance.
+
+    The options are split into groups of consecutive options (group ``j`` is options
+    ``group_start[j]`` to ``group_start[j+1]-1``); in row ``r`` of ``rows``, a value ``v > 0`` in
+    column ``j`` selects option ``group_start[j] + v - 1`` and 0 selects nothing. For each row the
+    kernel selects those options, counts the solutions of what is left (up to ``limit``), writes
+    the first one into ``answers[r]`` in the same form (the value of the option each group got, 0
+    for none), then deselects: the links are as built again after every row. ``first_node[o]`` is
+    the first node of option ``o``; ``option_group``/``option_value`` map an option back to its
+    group and value (-1/0 for an option outside every group).
+
+    ``counts[r]``, ``nodes[r]`` and ``status[r]`` (SOLVED, NO_SOLUTION, INVALID, OUT_OF_NODES) say
+    how it went. Nothing is allocated per row.
+    """
+    n_rows, n_groups = rows.shape
+    depth = length.size
+    choice = np.zeros(depth, np.uint32)
+    state = np.zeros(2, np.int64)
+    counters = np.zeros(3, np.int64)
+    out = np.zeros(depth, np.int64)
+    ends = np.zeros(1, np.int64)
+    no_ends = np.zeros(0, np.int64)
+    chosen = np.zeros(n_groups, np.uint32)
+    for r in range(n_rows):
+        answers[r, :] = 0
+        counts[r] = 0
+        nodes[r] = 0
+        n_chosen = 0
+        status[r] = SOLVED
+        for j in range(n_groups):
+            v = rows[r, j]
+            if v == 0:
+                continue
+            if v > group_start[j + 1] - group_start[j]:
+                status[r] = INVALID
+                break
+            x = first_node[group_start[j] + v - 1]
+            if select(x, llink, rlink, length, top, ulink, dlink) < 0:
+                status[r] = INVALID
+                break
+            chosen[n_chosen] = x
+            n_chosen += 1
+            answers[r, j] = v
+        if status[r] == SOLVED:
+            if rlink[ZERO] == ZERO:
+                counts[r] = 1     # the selected options cover everything already
+            elif limit > 0:
+                state[PHASE] = START
+                counters[:] = 0
+                found = search(llink, rlink, length, top, ulink, dlink, choice, state, counters,
+                               1, max_nodes, out, ends)
+                if found:
+                    for k in range(ends[0]):
+                        o = out[k]
+                        if option_group[o] >= 0:
+                            answers[r, option_group[o]] = option_value[o]
+                    if limit > 1:
+                        found += search(llink, rlink, length, top, ulink, dlink, choice, state,
+                                        counters, limit - 1, max_nodes, out, no_ends)
+                if state[PHASE] == SPENT:
+                    status[r] = OUT_OF_NODES
+                elif found == 0:
+                    status[r] = NO_SOLUTION
+                unwind(llink, rlink, length, top, ulink, dlink, choice, state)
+                counts[r] = found
+                nodes[r] = counters[NODES]
+        if status[r] == INVALID or status[r] == NO_SOLUTION:
+            answers[r, :] = 0
+        for k in range(n_chosen - 1, -1, -1):
+            deselect(chosen[k], llink, rlink, length, top, ulink, dlink)

@@ -1,0 +1,178 @@
+"""Solving: one puzzle, or a stream of millions in chunks through the engine's batch kernel.
+
+Each chunk of puzzles becomes one 2-D uint8 array and one kernel call (:class:`dlx.Batch` on the
+cached problem of its size): no per-puzzle allocation or Python in the search. Chunks may run on
+threads (``jobs``), since the kernel releases the GIL; results always come back in input order.
+"""
+from __future__ import annotations
+
+import itertools
+import os
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import NamedTuple
+
+import numpy as np
+
+import dlx
+
+from . import encode
+from .grid import PuzzleError, clashes, parse, parse_lines81, texts
+
+CHUNK = 2048        # puzzles per kernel call: large enough that the call costs nothing per puzzle
+
+#: ``Result.status`` values
+SOLVED, NO_SOLUTION, INVALID = "solved", "no solution", "invalid"
+_STATUS = {dlx.batch.SOLVED: SOLVED, dlx.batch.NO_SOLUTION: NO_SOLUTION, dlx.batch.INVALID: INVALID}
+
+
+class Result(NamedTuple):
+    """What became of one puzzle."""
+
+    solution: str | None         # the first solution found, or None
+    count: int                   # solutions found, at most the limit asked for
+    status: str                  # "solved", "no solution" or "invalid"
+    nodes: int                   # search nodes (DLX1's count)
+    error: PuzzleError | None    # why an invalid puzzle is invalid
+
+
+def solve(puzzle) -> str | None:
+    """The solution of ``puzzle`` as one line of digits, or None when it has none.
+
+    Raises :class:`PuzzleError` when the puzzle cannot be read or its givens contradict each
+    other. A puzzle with several solutions gives the first one found.
+
+    >>> solve("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
+    '534678912672195348198342567859761423426853791713924856961537284287419635345286179'
+    >>> solve("....|..34|...2|3...") is None       # givens fine, but no way to finish
+    True
+    """
+    return _one(puzzle, 1).solution
+
+
+def count(puzzle, limit: int | None = None) -> int:
+    """The number of solutions of ``puzzle``, counting no further than ``limit``.
+
+    >>> count("....|..34|...2|3..."), count("1...............")
+    (0, 72)
+    >>> count("1...............", limit=10)
+    10
+    """
+    if limit is None:
+        limit = np.iinfo(np.int64).max
+    elif limit < 1:
+        raise ValueError(f"limit must be None or at least 1, not {limit}")
+    return _one(puzzle, limit).count
+
+
+def is_unique(puzzle) -> bool:
+    """True when ``puzzle`` has exactly one solution (the search stops at the second).
+
+    >>> is_unique("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
+    True
+    """
+    return _one(puzzle, 2).count == 1
+
+
+def _one(puzzle, limit: int) -> Result:
+    result = _solve_values([parse(puzzle)], limit)[0]
+    if result.error is not None:
+        raise result.error
+    return result
+
+
+def solve_many(puzzles: Iterable, *, jobs: int | None = None) -> Iterator[str | None]:
+    """Solutions of many puzzles, lazily and in input order (None for a puzzle without one).
+
+    ``puzzles`` may be any iterable (a file's lines, a generator): it is read a chunk at a time, so
+    memory stays constant however many there are. ``jobs`` threads solve chunks side by side
+    (None: one per CPU). A puzzle that cannot be read raises :class:`PuzzleError` when its turn
+    comes; use :func:`solve_all` to get every outcome without exceptions.
+
+    >>> list(solve_many(["....|..34|...2|3...", ".2.3|1...|.14.|...."]))
+    [None, '4213132431422431']
+    """
+    for index, result in enumerate(solve_all(puzzles, jobs=jobs)):
+        if result.error is not None:
+            raise PuzzleError(f"puzzle {index}: {result.error.reason}")
+        yield result.solution
+
+
+def solve_all(puzzles: Iterable, *, limit: int = 1, jobs: int | None = None) -> Iterator[Result]:
+    """A :class:`Result` for every puzzle, in input order, counting up to ``limit`` solutions
+    each (``limit=2`` proves uniqueness). Never raises for a bad puzzle: its result says why."""
+    return map_chunks(lambda chunk: solve_chunk(chunk, limit), puzzles, jobs=jobs, flatten=True)
+
+
+def map_chunks(work: Callable[[list], list], items: Iterable, *, jobs: int | None = None,
+               flatten: bool = False, chunk: int = CHUNK) -> Iterator:
+    """``work`` on consecutive chunks of ``items``, in order, on ``jobs`` threads; results are
+    yielded as each chunk is done (one by one when ``flatten``). At most ``2 * jobs`` chunks are in
+    flight, so memory does not grow with the input."""
+    source = iter(items)
+    chunks = iter(lambda: list(itertools.islice(source, chunk)), [])
+    jobs = (os.cpu_count() or 1) if jobs is None else jobs
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1, not {jobs}")
+    if jobs == 1:
+        done = map(work, chunks)
+    else:
+        done = _threaded(work, chunks, jobs)
+    return itertools.chain.from_iterable(done) if flatten else done
+
+
+def _threaded(work, chunks, jobs):
+    with ThreadPoolExecutor(jobs) as pool:
+        pending = deque(pool.submit(work, c) for c in itertools.islice(chunks, 2 * jobs))
+        while pending:
+            result = pending.popleft().result()
+            nxt = next(chunks, None)
+            if nxt is not None:
+                pending.append(pool.submit(work, nxt))
+            yield result
+
+
+def solve_chunk(puzzles: list, limit: int) -> list[Result]:
+    """Results for a list of puzzles (any form :func:`parse` reads), one kernel call per size."""
+    results: list = [None] * len(puzzles)
+    lines = [k for k, p in enumerate(puzzles) if type(p) is str and len(p) == 81]
+    values: list = [None] * len(puzzles)
+    if lines:
+        # the common case, a file of 81-character lines: read them all at once
+        grid, ok = parse_lines81([puzzles[k] for k in lines])
+        for k, row, good in zip(lines, grid, ok):
+            if good:
+                values[k] = row
+    for k, p in enumerate(puzzles):
+        if values[k] is None:
+            try:
+                values[k] = parse(p)
+            except PuzzleError as e:
+                results[k] = Result(None, 0, INVALID, 0, e)
+    todo = [k for k in range(len(puzzles)) if results[k] is None]
+    by_size: dict[int, list[int]] = {}
+    for k in todo:
+        by_size.setdefault(values[k].size, []).append(k)
+    for ks in by_size.values():
+        for k, result in zip(ks, _solve_values([values[k] for k in ks], limit)):
+            results[k] = result
+    return results
+
+
+def _solve_values(rows: list[np.ndarray], limit: int) -> list[Result]:
+    """Solve parsed puzzles of one size."""
+    grid = np.stack(rows)
+    n = round(grid.shape[1] ** 0.25)
+    answer = encode.batch(n).solve(grid, limit)
+    solutions = texts(answer.answers)
+    results = []
+    for k, status in enumerate(answer.status.tolist()):
+        if status == dlx.batch.SOLVED:
+            results.append(Result(solutions[k], int(answer.counts[k]), SOLVED, int(answer.nodes[k]), None))
+        elif status == dlx.batch.NO_SOLUTION:
+            results.append(Result(None, 0, NO_SOLUTION, int(answer.nodes[k]), None))
+        else:
+            reason = clashes(grid[k]) or "the givens contradict each other"
+            results.append(Result(None, 0, INVALID, 0, PuzzleError(reason)))
+    return results

@@ -1,0 +1,137 @@
+"""dlx.Batch: options selected in advance, checked against the set-based reference."""
+import threading
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from naive import Counts, algorithm_x, brute_force
+from test_search import small_problems
+
+from dlx import Batch, ExactCover, ProblemError, problems
+from dlx.batch import INVALID, NO_SOLUTION, OUT_OF_NODES, SOLVED
+
+
+@st.composite
+def batches(draw):
+    primary, secondary, options = draw(small_problems())
+    options = options or [[primary[0]]]
+    sizes = []
+    left = draw(st.integers(0, len(options)))
+    while left:
+        sizes.append(draw(st.integers(1, left)))
+        left -= sizes[-1]
+    sizes = sizes or [len(options)]
+    rows = draw(st.lists(st.tuples(*(st.integers(0, s + 1) for s in sizes)), min_size=1, max_size=5))
+    return primary, secondary, options, sizes, rows, draw(st.integers(1, 4))
+
+
+def expected(primary, secondary, options, starts, sizes, row, limit):
+    """(status, count, nodes, chosen options) by the reference, on the problem left by the row."""
+    selected = []
+    for j, v in enumerate(row):
+        if v > sizes[j]:
+            return INVALID, 0, 0, None
+        if v:
+            selected.append(starts[j] + v - 1)
+    covered = [item for k in selected for item in options[k]]
+    if len(covered) != len(set(covered)):
+        return INVALID, 0, 0, None
+    covered = set(covered)
+    left = [p for p in primary if p not in covered]
+    if not left:
+        return SOLVED, 1, 0, selected
+    live = [k for k, option in enumerate(options) if not covered & set(option)]
+    counts = Counts()
+    found = []
+    for solution in algorithm_x([options[k] for k in live], left,
+                                [s for s in secondary if s not in covered], counts):
+        found.append(sorted(selected + [live[k] for k in solution]))
+        if len(found) == limit:
+            break
+    # the reference on the whole problem agrees about which covers contain the selection
+    everything = [s for s in brute_force(options, primary, secondary) if set(selected) <= set(s)]
+    assert len(found) == min(limit, len(everything))
+    if not found:
+        return NO_SOLUTION, 0, counts.nodes, None
+    return SOLVED, len(found), counts.nodes, found[0]
+
+
+@settings(max_examples=300, deadline=None)
+@given(batches())
+def test_batch_matches_reference(case):
+    primary, secondary, options, sizes, rows, limit = case
+    ec = ExactCover(options, primary=primary, secondary=secondary)
+    batch = Batch(ec, sizes)
+    starts = np.concatenate([[0], np.cumsum(sizes)])
+    result = batch.solve(np.array(rows, np.uint8).reshape(len(rows), len(sizes)), limit)
+    ec.check()
+    for r, row in enumerate(rows):
+        status, count, nodes, chosen = expected(primary, secondary, options, starts, sizes, row, limit)
+        assert (result.status[r], result.counts[r], result.nodes[r]) == (status, count, nodes)
+        answer = result.answers[r]
+        if chosen is None:
+            assert not answer.any()
+            continue
+        for j, v in enumerate(answer):
+            in_group = [k for k in chosen if starts[j] <= k < starts[j + 1]]
+            if in_group:
+                assert v and starts[j] + v - 1 in in_group
+            else:
+                assert v == 0
+
+
+def test_queens_by_rows():
+    queens = problems.queens(8)
+    batch = Batch(queens, [8] * 8)
+    empty = np.zeros((1, 8), np.uint8)
+    result = batch.solve(empty, limit=100)
+    assert result.counts[0] == 92 and result.status[0] == SOLVED
+    # every first solution found for a queen in the top row is a valid placement
+    rows = np.zeros((8, 8), np.uint8)
+    rows[:, 0] = np.arange(1, 9)
+    result = batch.solve(rows, limit=100)
+    assert result.counts.sum() == 92
+    for placement in result.answers:
+        cols = placement.astype(int) - 1
+        assert sorted(cols) == list(range(8))
+        assert len({r + c for r, c in enumerate(cols)}) == 8 and len({r - c for r, c in enumerate(cols)}) == 8
+    queens.check()
+
+
+def test_node_budget_and_bad_arguments():
+    batch = Batch(problems.queens(12), [12] * 12)
+    result = batch.solve(np.zeros((1, 12), np.uint8), limit=10**6, max_nodes=500)
+    assert result.status[0] == OUT_OF_NODES and result.nodes[0] == 500 and 0 < result.counts[0] < 14200
+    batch.problem.check()
+    with pytest.raises(ValueError, match="shape"):
+        batch.solve(np.zeros((2, 11), np.uint8))
+    with pytest.raises(ValueError, match="limit"):
+        batch.solve(np.zeros((2, 12), np.uint8), limit=0)
+    with pytest.raises(ProblemError, match="groups hold"):
+        Batch(problems.queens(4), [10, 10])
+    with pytest.raises(ProblemError, match="group sizes"):
+        Batch(problems.queens(4), [0, 4])
+    m = np.array([[1, 0], [0, 0], [0, 1]])
+    with pytest.raises(ProblemError, match="option 1 has no primary item"):
+        Batch(ExactCover.from_matrix(m), [3])
+
+
+def test_threads_share_a_batch():
+    batch = Batch(problems.queens(9), [9] * 9)
+    rows = np.zeros((9, 9), np.uint8)
+    rows[:, 0] = np.arange(1, 10)
+    want = batch.solve(rows, limit=1000).counts.tolist()
+    got = []
+
+    def work():
+        for _ in range(20):
+            got.append(batch.solve(rows, limit=1000).counts.tolist())
+
+    threads = [threading.Thread(target=work) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert got == [want] * 60 and sum(want) == 352
+    batch.problem.check()

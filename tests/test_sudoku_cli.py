@@ -1,0 +1,128 @@
+"""The sudoku command: one output line per input line, failures echoed, marked and reported."""
+import subprocess
+import sys
+
+import pytest
+from conftest import EXAMPLES, SHARED_DATA
+from test_sudoku import assert_solves
+
+from sudoku.cli import main
+
+MIXED = (EXAMPLES / "mixed.txt").read_text().split("\n")[:-1]
+
+
+def test_solve_file(capsys):
+    assert main(["solve", str(EXAMPLES / "top20.txt")]) == 0
+    out, err = capsys.readouterr()
+    assert out == (EXAMPLES / "top20.solutions.txt").read_text() and err == ""
+
+
+def test_mixed_batch_keeps_every_line(capsys):
+    assert main(["solve", str(EXAMPLES / "mixed.txt")]) == 1
+    out, err = capsys.readouterr()
+    lines = out.split("\n")[:-1]
+    assert len(lines) == len(MIXED)
+    assert lines[0] == MIXED[0]                                   # a comment, kept
+    assert_solves(MIXED[1], lines[1])
+    for k in (2, 3, 4, 5):                                        # failed: echoed, marked
+        assert lines[k] == "# " + MIXED[k]
+    assert_solves(MIXED[6], lines[6])                             # several solutions: the first
+    assert lines[7] == "" and MIXED[7] == ""
+    assert_solves(MIXED[8], lines[8])
+    assert err.splitlines() == [
+        "sudoku: line 3: no solution",
+        "sudoku: line 4: wrong length: 80 cells, but a puzzle has 16, 81, 256 or 625",
+        "sudoku: line 5: digit 5 twice in row 1",
+        "sudoku: line 6: bad character 'x' at position 81 (row 9, column 9)",
+    ]
+
+
+def test_count_and_unique(capsys):
+    assert main(["count", str(EXAMPLES / "mixed.txt")]) == 1       # unreadable lines fail
+    out, _ = capsys.readouterr()
+    assert out.split("\n")[1:3] == ["1", "0"] and out.split("\n")[6] == "872"   # serg: 872 solutions
+    assert main(["count", str(EXAMPLES / "mixed.txt"), "--unique"]) == 1
+    out, err = capsys.readouterr()
+    assert out.split("\n")[6] == "2"
+    assert "sudoku: line 7: not unique (2 solutions or more)" in err
+    assert "sudoku: line 3: no solution" in err
+    assert main(["count", str(EXAMPLES / "top20.txt"), "--unique"]) == 0
+    assert capsys.readouterr().out == "1\n" * 20
+
+
+def test_count_limit(tmp_path, capsys):
+    path = tmp_path / "p.txt"
+    path.write_text("." * 16 + "\n" + "1" + "." * 15 + "\n")
+    assert main(["count", str(path)]) == 0
+    assert capsys.readouterr().out == "288\n72\n"
+    assert main(["count", str(path), "--limit", "100"]) == 0
+    assert capsys.readouterr().out == "100\n72\n"
+
+
+def test_grid_and_csv_input(capsys):
+    assert main(["solve", str(EXAMPLES / "grid.txt"), "--pretty"]) == 0
+    out, _ = capsys.readouterr()
+    comment, grid = out.split("\n", 1)
+    assert comment.startswith("# Arto Inkala")
+    assert len(grid.strip().split("\n")) == 11 and "------+-------+------" in grid
+    assert main(["solve", str(EXAMPLES / "kaggle.csv")]) == 0
+    out, _ = capsys.readouterr()
+    rows = (EXAMPLES / "kaggle.csv").read_text().split()
+    assert out.split() == [rows[0]] + [row.split(",")[1] for row in rows[1:]]
+
+
+def test_broken_grids_are_reported(tmp_path, capsys):
+    path = tmp_path / "grids.txt"
+    grid = (EXAMPLES / "grid.txt").read_text().split("\n")[1:12]
+    path.write_text("\n".join(grid[:5] + [""] + grid + ["1 2 3 4 5 6 7 8", "12345678"]) + "\n")
+    assert main(["solve", str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert err.splitlines() == ["sudoku: line 1: grid ends after 4 rows, expected 9",
+                                "sudoku: line 18: wrong length: 8 cells, but a puzzle has 16, 81, 256 or 625",
+                                "sudoku: line 19: wrong length: 8 cells, but a puzzle has 16, 81, 256 or 625"]
+    lines = out.split("\n")
+    assert lines[:5] == ["# " + g for g in grid[:5]] and lines[5] == ""
+    assert_solves("\n".join(grid), lines[6])
+
+
+def test_stats_jobs_and_stdin(capsys, monkeypatch):
+    text = (EXAMPLES / "top20.txt").read_text() * 5
+    for jobs in ("1", "2"):
+        monkeypatch.setattr(sys, "stdin", _Stdin(text))
+        assert main(["solve", "-", "--stats", "--jobs", jobs]) == 0
+        out, err = capsys.readouterr()
+        assert out == (EXAMPLES / "top20.solutions.txt").read_text() * 5
+        assert err.startswith("100 puzzles: 100 solved, 0 no solution, 0 invalid; ")
+        assert "puzzles/s" in err and "nodes per puzzle" in err
+
+
+class _Stdin:
+    def __init__(self, text):
+        import io
+        self.buffer = io.BytesIO(text.encode())
+
+
+def test_errors_and_usage(capsys):
+    assert main(["solve", "no/such/file.txt"]) == 1
+    assert "cannot read no/such/file.txt" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as e:
+        main(["solve", "--jobs", "0"])
+    assert e.value.code == 2
+    with pytest.raises(SystemExit):
+        main([])
+
+
+def test_python_dash_m_and_the_script():
+    for cmd in ([sys.executable, "-m", "sudoku"], [str(__import__("shutil").which("sudoku") or "")]):
+        if not cmd[0]:
+            continue
+        run = subprocess.run([*cmd, "solve", "-", "--quiet"], input=(EXAMPLES / "mixed.txt").read_text(),
+                             capture_output=True, text=True, timeout=120, check=False)
+        assert run.returncode == 1
+        assert len(run.stdout.split("\n")) == len(MIXED) + 1 and "line 5: digit 5 twice" in run.stderr
+
+
+@pytest.mark.skipif(not (SHARED_DATA / "top1465.txt").is_file(), reason="../shared/data is not present")
+def test_solves_a_shared_file(capsys):
+    assert main(["solve", str(SHARED_DATA / "top1465.txt"), "--unique", "--quiet"]) == 0
+    assert capsys.readouterr().out == (SHARED_DATA / "top1465.solutions.txt").read_text()
