@@ -107,7 +107,7 @@ class Batch:
                 links = p._llink, p._rlink, p._length, p._top, p._ulink, p._dlink
             else:
                 links = tuple(a.copy() for a in self._pristine)
-            kernels.solve_batch(*links, self.group_start,
+            kernels.solve_batch(*links, np.uint32(p.n_primary), self.group_start,
                                 self.first_node, self.option_group, self.option_value, rows,
                                 limit, max_nodes, *result)
         finally:

@@ -223,7 +223,9 @@ class ExactCover:
             ring = [i, *columns[i], i]
             for a, b in pairwise(ring):
                 assert dlink[a] == b and ulink[b] == a, f"list of item {self.items[i - 1]!r} broken at node {a}"
-            assert length[i] == len(columns[i]), f"length of item {self.items[i - 1]!r} is wrong"
+            assert length[i] == len(columns[i]), f"length of item {self.items[i - 1]!r} is wrong"  # not COVERED
+        empty = sum(not columns[i] for i in range(1, n1 + 1))
+        assert length[0] == empty, f"length[0] is {length[0]}, but {empty} primary items have no options"
 
 
 def _usable(start: np.ndarray, ids: np.ndarray, n_primary: int) -> tuple[np.ndarray, np.ndarray]:

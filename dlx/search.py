@@ -78,6 +78,7 @@ class _Run:
             links = links[:3] + links[4:]
         self.llink, self.rlink, self.length, self.ulink, self.dlink = links
         self.top = problem._top
+        self.n1 = np.uint32(problem.n_primary)
         # every level covers at least one more primary item, so n_primary levels at most
         self.choice = np.zeros(problem.n_primary + 1, np.uint32)
         self.state = np.zeros(2, np.int64)
@@ -92,7 +93,7 @@ class _Run:
         """Run the kernel until ``want`` more solutions (or the end); returns how many it found."""
         started = time.perf_counter()
         found = kernels.search(self.llink, self.rlink, self.length, self.top, self.ulink, self.dlink,
-                               self.choice, self.state, self.counters, want, self.max_nodes,
+                               self.n1, self.choice, self.state, self.counters, want, self.max_nodes,
                                self.out, self.ends)
         self.seconds += time.perf_counter() - started
         phase = self.state[kernels.PHASE]
@@ -133,7 +134,7 @@ class _Run:
             self.status = status
             self.problem.stats = self.stats()
         kernels.unwind(self.llink, self.rlink, self.length, self.top, self.ulink, self.dlink,
-                       self.choice, self.state)
+                       self.n1, self.choice, self.state)
         if self.owner:
             self.problem._lock.release()
 
