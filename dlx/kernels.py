@@ -26,7 +26,8 @@ ONE = np.uint32(1)
 SPACER = np.uint32(0x80000000)           # the bit that marks a spacer in ``top``
 NO_OPTION = np.uint32(0xFFFFFFFF)        # the first spacer's ``top``: no option before it
 COVERED = 1 << 30     # added to the length of a covered primary item, so a plain scan skips it
-FLAT_SCAN = 1024      # up to this many primary items, the choice may scan ``length`` as an array
+FLAT_SCAN = 1023      # up to this many primary items (10 bits), the choice may scan ``length`` as an array
+LENGTH_CAP = np.int32((1 << 21) - 1)
 
 
 @njit(cache=True, nogil=True)
@@ -277,14 +278,20 @@ def search(llink, rlink, length, top, ulink, dlink, n1, choice, state, counters,
                 k = rlink[k]
                 steps += 1
             if t != 1 and k != ZERO:
-                # no quick single: the minimum over the whole array (vectorised; covered items
-                # are out of the running), then its leftmost item
+                # no quick single: one vectorised pass over the whole array for the least key
+                # (length, item), covered items out of the running; lengths are capped so that
+                # the key fits 31 bits, and if the cap is reached the list scan finishes the job
+                key = np.int32(0x7FFFFFFF)
                 for i in range(1, n1 + 1):
-                    t = min(t, length[i])
-                for i in range(1, n1 + 1):
-                    if length[i] == t:
-                        best = np.uint32(i)
-                        break
+                    key = min(key, (min(length[i], LENGTH_CAP) << np.int32(10)) | np.int32(i))
+                if key >> 10 < LENGTH_CAP:
+                    best = np.uint32(key & 1023)
+                else:
+                    while k != ZERO:
+                        if length[k] < t:
+                            best = k
+                            t = length[k]
+                        k = rlink[k]
             updates += cover(best, llink, rlink, length, top, ulink, dlink, n1)
             cur = dlink[best]
             choice[level] = cur

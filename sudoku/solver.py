@@ -166,13 +166,16 @@ def _solve_values(rows: list[np.ndarray], limit: int) -> list[Result]:
     n = round(grid.shape[1] ** 0.25)
     answer = encode.batch(n).solve(grid, limit)
     solutions = texts(answer.answers)
-    results = []
-    for k, status in enumerate(answer.status.tolist()):
-        if status == dlx.batch.SOLVED:
-            results.append(Result(solutions[k], int(answer.counts[k]), SOLVED, int(answer.nodes[k]), None))
-        elif status == dlx.batch.NO_SOLUTION:
-            results.append(Result(None, 0, NO_SOLUTION, int(answer.nodes[k]), None))
-        else:
-            reason = clashes(grid[k]) or "the givens contradict each other"
-            results.append(Result(None, 0, INVALID, 0, PuzzleError(reason)))
-    return results
+    counts, nodes = answer.counts.tolist(), answer.nodes.tolist()
+    make = Result._make
+    return [make((solution, count, SOLVED, node, None)) if status == dlx.batch.SOLVED
+            else _failure(status, node, grid[k])
+            for k, (solution, count, node, status)
+            in enumerate(zip(solutions, counts, nodes, answer.status.tolist()))]
+
+
+def _failure(status: int, nodes: int, values: np.ndarray) -> Result:
+    if status == dlx.batch.NO_SOLUTION:
+        return Result(None, 0, NO_SOLUTION, nodes, None)
+    reason = clashes(values) or "the givens contradict each other"
+    return Result(None, 0, INVALID, 0, PuzzleError(reason))
