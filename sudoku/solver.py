@@ -20,7 +20,7 @@ import dlx
 from . import encode
 from .grid import PuzzleError, clashes, parse, parse_lines81, texts
 
-CHUNK = 2048        # puzzles per kernel call: large enough that the call costs nothing per puzzle
+CHUNK = 512     # puzzles per kernel call: the call costs nothing per puzzle, and threads share the work
 
 #: ``Result.status`` values
 SOLVED, NO_SOLUTION, INVALID = "solved", "no solution", "invalid"
