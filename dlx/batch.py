@@ -107,7 +107,8 @@ class Batch:
                 links = p._llink, p._rlink, p._length, p._top, p._ulink, p._dlink
             else:
                 links = tuple(a.copy() for a in self._pristine)
-            kernels.solve_batch(*links, np.uint32(p.n_primary), self.group_start,
+            pristine = self._pristine[:3] + self._pristine[4:]      # top never changes
+            kernels.solve_batch(*links, np.uint32(p.n_primary), *pristine, self.group_start,
                                 self.first_node, self.option_group, self.option_value, rows,
                                 limit, max_nodes, *result)
         finally:

@@ -94,6 +94,7 @@ START = 0      # nothing done yet: the next call enters level 0
 PAUSED = 1     # stopped just after visiting a solution: the next call resumes at step "recover"
 DONE = 2       # the search is over; the links are as built
 SPENT = 3      # the node budget ran out: levels 0..LEVEL are still applied (unwind undoes them)
+EXHAUSTED = 4  # no solution is left, but levels 0..LEVEL are still applied (see ``early``)
 
 PHASE, LEVEL = 0, 1                   # indices into ``state``
 NODES, UPDATES, SOLUTIONS = 0, 1, 2   # indices into ``counters``
@@ -202,12 +203,18 @@ def option_of(x, top):
 
 
 @njit(cache=True, nogil=True)
-def search(llink, rlink, length, top, ulink, dlink, n1, choice, state, counters, want, max_nodes, out, ends):
+def search(llink, rlink, length, top, ulink, dlink, n1, choice, state, counters, want, max_nodes, early,
+           out, ends):
     """Algorithm X (TAOCP 7.2.2.1, DLX1's steps), resumable: run until ``want`` more solutions have
     been visited or the tree is exhausted, and return how many were visited in this call.
 
     The search never counts more than ``max_nodes`` nodes: when the next node would exceed it,
     the phase becomes SPENT and the search cannot resume (``unwind`` restores the links).
+
+    With ``early`` set, the search stops as soon as no level has an option left to try, without
+    taking back the options still applied: the phase becomes EXHAUSTED and the caller either calls
+    ``unwind`` or, faster, restores a copy of the links. On an easy puzzle every level is forced, so
+    this saves the whole way back.
 
     The whole search state lives in the arrays: ``choice[level]`` is the node chosen at each level,
     ``state`` holds the phase and the level, ``counters`` the running nodes, updates and solutions.
@@ -228,7 +235,7 @@ def search(llink, rlink, length, top, ulink, dlink, n1, choice, state, counters,
     compiler vectorises, instead of chasing ``rlink`` item by item.
     """
     phase = state[PHASE]
-    if phase == DONE or phase == SPENT:
+    if phase == DONE or phase == SPENT or phase == EXHAUSTED:
         return 0
     record = ends.size > 0
     nodes = counters[NODES]
@@ -238,6 +245,7 @@ def search(llink, rlink, length, top, ulink, dlink, n1, choice, state, counters,
     level = state[LEVEL]
     best = ZERO
     cur = ZERO
+    branching = 0     # levels whose item has an option after the one being tried
     if phase == START:
         level = 0
         step = 0      # forward
@@ -245,6 +253,9 @@ def search(llink, rlink, length, top, ulink, dlink, n1, choice, state, counters,
         cur = choice[level]
         best = top[cur]
         step = 2      # recover
+        for l in range(level + 1):
+            if dlink[choice[l]] != top[choice[l]]:
+                branching += 1
     while True:
         if step == 0:
             # forward: enter a level, choose the item with the fewest options, cover it
@@ -295,6 +306,8 @@ def search(llink, rlink, length, top, ulink, dlink, n1, choice, state, counters,
             updates += cover(best, llink, rlink, length, top, ulink, dlink, n1)
             cur = dlink[best]
             choice[level] = cur
+            if dlink[cur] != best:
+                branching += 1
             step = 1
         elif step == 1:
             # advance: try option cur, or back up when best's options are exhausted
@@ -330,9 +343,14 @@ def search(llink, rlink, length, top, ulink, dlink, n1, choice, state, counters,
             step = 2
         else:
             # recover: take back option cur and move down to the next option of best
+            if early and branching == 0:
+                state[PHASE] = EXHAUSTED
+                break
             uncover_others(cur, llink, rlink, length, top, ulink, dlink, n1)
             cur = dlink[cur]
             choice[level] = cur
+            if cur != best and dlink[cur] == best:
+                branching -= 1      # this level tries its last option now
             step = 1
     state[LEVEL] = level
     counters[NODES] = nodes
@@ -343,9 +361,9 @@ def search(llink, rlink, length, top, ulink, dlink, n1, choice, state, counters,
 
 @njit(cache=True, nogil=True)
 def unwind(llink, rlink, length, top, ulink, dlink, n1, choice, state):
-    """Put the links back as built, from a search paused after a solution or stopped by its node
-    budget; the search is then over."""
-    if state[PHASE] == PAUSED or state[PHASE] == SPENT:
+    """Put the links back as built, from a search paused after a solution, stopped by its node
+    budget or exhausted early; the search is then over."""
+    if state[PHASE] == PAUSED or state[PHASE] == SPENT or state[PHASE] == EXHAUSTED:
         for level in range(state[LEVEL], -1, -1):
             cur = choice[level]
             uncover_others(cur, llink, rlink, length, top, ulink, dlink, n1)
@@ -397,7 +415,8 @@ OUT_OF_NODES = 3  # the node budget ran out before the answer was known
 
 
 @njit(cache=True, nogil=True)
-def solve_batch(llink, rlink, length, top, ulink, dlink, n1, group_start, first_node, option_group,
+def solve_batch(llink, rlink, length, top, ulink, dlink, n1, pristine_llink, pristine_rlink,
+                pristine_length, pristine_ulink, pristine_dlink, group_start, first_node, option_group,
                 option_value, rows, limit, max_nodes, answers, counts, nodes, status):
     """Solve many variants of one problem, each a choice of options selected in advance.
 
@@ -412,6 +431,10 @@ def solve_batch(llink, rlink, length, top, ulink, dlink, n1, group_start, first_
 
     ``counts[r]``, ``nodes[r]`` and ``status[r]`` (SOLVED, NO_SOLUTION, INVALID, OUT_OF_NODES) say
     how it went. Nothing is allocated per row.
+
+    A search that ends with options still applied (paused at the last solution wanted, out of
+    nodes, or exhausted early) is not unwound step by step: the ``pristine_`` copies of the links
+    (as built) are copied back, which costs less than undoing every level of an easy puzzle.
     """
     n_rows, n_groups = rows.shape
     depth = length.size
@@ -449,7 +472,7 @@ def solve_batch(llink, rlink, length, top, ulink, dlink, n1, group_start, first_
                 state[PHASE] = START
                 counters[:] = 0
                 found = search(llink, rlink, length, top, ulink, dlink, n1, choice, state, counters,
-                               1, max_nodes, out, ends)
+                               1, max_nodes, True, out, ends)
                 if found:
                     for k in range(ends[0]):
                         o = out[k]
@@ -457,12 +480,19 @@ def solve_batch(llink, rlink, length, top, ulink, dlink, n1, group_start, first_
                             answers[r, option_group[o]] = option_value[o]
                     if limit > 1:
                         found += search(llink, rlink, length, top, ulink, dlink, n1, choice, state,
-                                        counters, limit - 1, max_nodes, out, no_ends)
+                                        counters, limit - 1, max_nodes, True, out, no_ends)
                 if state[PHASE] == SPENT:
                     status[r] = OUT_OF_NODES
                 elif found == 0:
                     status[r] = NO_SOLUTION
-                unwind(llink, rlink, length, top, ulink, dlink, n1, choice, state)
+                if state[PHASE] != DONE:
+                    # options are still applied: put the links back wholesale, givens and all
+                    llink[:] = pristine_llink
+                    rlink[:] = pristine_rlink
+                    length[:] = pristine_length
+                    ulink[:] = pristine_ulink
+                    dlink[:] = pristine_dlink
+                    n_chosen = 0
                 counts[r] = found
                 nodes[r] = counters[NODES]
         if status[r] == INVALID or status[r] == NO_SOLUTION:

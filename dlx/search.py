@@ -94,7 +94,7 @@ class _Run:
         started = time.perf_counter()
         found = kernels.search(self.llink, self.rlink, self.length, self.top, self.ulink, self.dlink,
                                self.n1, self.choice, self.state, self.counters, want, self.max_nodes,
-                               self.out, self.ends)
+                               False, self.out, self.ends)
         self.seconds += time.perf_counter() - started
         phase = self.state[kernels.PHASE]
         if phase == kernels.DONE:
