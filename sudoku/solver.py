@@ -24,7 +24,6 @@ CHUNK = 512     # puzzles per kernel call: the call costs nothing per puzzle, an
 
 #: ``Result.status`` values
 SOLVED, NO_SOLUTION, INVALID = "solved", "no solution", "invalid"
-_STATUS = {dlx.batch.SOLVED: SOLVED, dlx.batch.NO_SOLUTION: NO_SOLUTION, dlx.batch.INVALID: INVALID}
 
 
 class Result(NamedTuple):
