@@ -134,11 +134,15 @@ def _threaded(work, chunks, jobs):
 
 def solve_chunk(puzzles: list, limit: int) -> list[Result]:
     """Results for a list of puzzles (any form :func:`parse` reads), one kernel call per size."""
+    if all(type(p) is str and len(p) == 81 for p in puzzles):
+        # the common case, 81-character lines: read them all at once
+        grid, ok = parse_lines81(puzzles)
+        if ok.all():
+            return _solve_grid(grid, limit)
     results: list = [None] * len(puzzles)
     lines = [k for k, p in enumerate(puzzles) if type(p) is str and len(p) == 81]
     values: list = [None] * len(puzzles)
     if lines:
-        # the common case, a file of 81-character lines: read them all at once
         grid, ok = parse_lines81([puzzles[k] for k in lines])
         for k, row, good in zip(lines, grid, ok):
             if good:
@@ -161,7 +165,11 @@ def solve_chunk(puzzles: list, limit: int) -> list[Result]:
 
 def _solve_values(rows: list[np.ndarray], limit: int) -> list[Result]:
     """Solve parsed puzzles of one size."""
-    grid = np.stack(rows)
+    return _solve_grid(np.stack(rows), limit)
+
+
+def _solve_grid(grid: np.ndarray, limit: int) -> list[Result]:
+    """Solve the puzzles of one size, one per row of ``grid``, in one kernel call."""
     n = round(grid.shape[1] ** 0.25)
     answer = encode.batch(n).solve(grid, limit)
     solutions = texts(answer.answers)
