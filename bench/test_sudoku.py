@@ -26,6 +26,7 @@ def test_batch(benchmark, name, limit):
 
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_threads(benchmark, jobs):
+    """The speed-up shows in wall time: run with the default timer, not time.process_time."""
     puzzles, solutions = load("forum_hardest_1905_11plus", 5000)
     benchmark.group = "threads (hard puzzles, limit 2)"
     got = benchmark.pedantic(solve_set, args=(puzzles, 2, jobs), rounds=3, warmup_rounds=1)
