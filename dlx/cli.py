@@ -61,14 +61,21 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _natural(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must not be negative: {value}")
-    return value
+def whole_number(minimum: int):
+    """An argparse type: a whole number of at least ``minimum``, with a message saying why not."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(
+                "must not be negative" if minimum == 0 else f"must be at least {minimum}: {value}")
+        return value
+    return parse
+
+
+_natural = whole_number(0)
 
 
 def print_solutions(problem: ExactCover, solutions) -> None:

@@ -11,10 +11,13 @@ from dataclasses import dataclass, field
 from tqdm import tqdm
 
 from dlx import __version__
+from dlx.cli import whole_number
 
 from . import encode
 from .grid import Entry, parse, pretty, read_lines
 from .solver import INVALID, NO_SOLUTION, SOLVED, map_chunks, solve_chunk
+
+_POSITIVE = whole_number(1)
 
 #: Exit statuses: 1 when some puzzle failed (unreadable, no solution, not unique with --unique).
 FAILED, USAGE = 1, 2
@@ -130,19 +133,9 @@ def _parser() -> argparse.ArgumentParser:
         sub.add_argument("file", nargs="?", default="-", help="puzzle file, or - for standard input (default)")
         sub.add_argument("--unique", action="store_true",
                          help="prove each solution unique (stop at 2); report those that are not")
-        sub.add_argument("--jobs", type=_positive, default=1, metavar="N", help="solve on N threads")
+        sub.add_argument("--jobs", type=_POSITIVE, default=1, metavar="N", help="solve on N threads")
         sub.add_argument("--stats", action="store_true", help="print counts, time and speed on stderr")
         sub.add_argument("--quiet", action="store_true", help="no progress bar")
     solve.add_argument("--pretty", action="store_true", help="print grids instead of lines")
-    count.add_argument("--limit", type=_positive, metavar="K", help="stop counting at K solutions")
+    count.add_argument("--limit", type=_POSITIVE, metavar="K", help="stop counting at K solutions")
     return parser
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1: {value}")
-    return value
