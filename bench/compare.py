@@ -1,0 +1,416 @@
+"""dlx beside the solvers a Python user would pick instead: one run, same puzzles, same machine.
+
+    pip install -e '.[bench]'
+    python bench/compare.py            # about 15 minutes on 2 cores
+    python bench/compare.py --quick    # under 3 minutes: fewer puzzles, one round, smaller problems
+
+Rows: sudoku (first solution, and limit 2: solve and prove unique) on a sample of each public set,
+counting every solution of the serg puzzles, counting classic exact-cover problems, and start-up
+(a fresh process importing the solver and solving one puzzle, with numba's cache warm, then with an
+empty cache so it compiles). Within a row the solvers take turns, round after round, in rotating
+order, so drift hits all alike; the table gives medians of CPU time (single thread) and, below it,
+of wall time. Every answer of every round is checked: a wrong one is shown as wrong, not timed; a
+pure-Python run past the time budget is abandoned and shown as such.
+
+Writes the tables to stdout and to ``bench/results/compare.md`` (``compare-quick.md`` with
+``--quick``), and a chart of the same numbers to the ``.png`` beside it.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+
+from rivals import RIVALS, OverBudget, Rival, installed, version
+from sudoku_sets import SETS, available, load
+
+from dlx import problems
+
+HERE = Path(__file__).resolve().parent
+REFERENCE = "dlx"  # the ratios say how many times faster this column is
+INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+GENERIC = {  # name: (problem, number of solutions, in --quick too)
+    "queens 10": (lambda: problems.queens(10), 724, True),
+    "queens 11": (lambda: problems.queens(11), 2_680, True),
+    "queens 12": (lambda: problems.queens(12), 14_200, True),
+    "queens 13": (lambda: problems.queens(13), 73_712, True),
+    "Langford 11 (halved)": (lambda: problems.langford(11), 17_792, True),
+    "pentominoes 6x10, X restricted": (lambda: problems.pentominoes(6, 10), 2_339, True),
+    "pentominoes 6x10, all": (lambda: problems.pentominoes(6, 10, symmetric=True), 9_356, False),
+}
+EXTERNAL = {  # published, limit 2, puzzles/s; authors' C/C++ builds, clang 14 -O3, single thread
+    "tdoku": (292_000, 105_000, 18_700, 12_700, 954_000),
+    "fast_solv_9r2 (C DLX)": (42_900, 10_300, 2_700, 1_320, 91_000),
+    "kudoku": (41_000, 10_700, 2_800, 1_330, 93_000),
+}
+EXTERNAL_GENERIC = "Knuth's DLX1 (C), published: pentominoes 6x10 all 5.3 s, queens 14 0.87 s, Langford 12 0.24 s."
+
+
+@dataclass
+class Cell:
+    """One solver on one row: medians of the rounds, or why there are none."""
+    cpu: float | None = None
+    wall: float | None = None
+    note: str = ""
+
+
+@dataclass
+class Row:
+    label: str
+    unit: str                    # "puzzles" (rates) or "seconds" (times)
+    size: int                    # puzzles in the row (1 for a single problem)
+    cells: dict[str, Cell] = field(default_factory=dict)
+
+
+def race(jobs: dict[str, Callable[[float], object]], check: Callable[[object], str | None],
+         rounds: int, budget: float, cpu_clock: Callable[[], float] = time.process_time) -> dict[str, Cell]:
+    """Run every job once per round, in an order rotated each round; check and time each run.
+    A job gets the CPU time past which it should give up (:class:`OverBudget`)."""
+    times: dict[str, list[tuple[float, float]]] = {name: [] for name in jobs}
+    notes: dict[str, str] = {}
+    for r in range(rounds):
+        names = [name for name in jobs if name not in notes]
+        for name in names[r % max(1, len(names)):] + names[:r % max(1, len(names))]:
+            cpu, wall = cpu_clock(), time.perf_counter()
+            try:
+                got = jobs[name](time.process_time() + budget)
+            except OverBudget:
+                notes[name] = f"> {budget:g} s"
+                continue
+            except Exception as error:  # noqa: BLE001 -- a solver that breaks shows it, the others go on
+                notes[name] = f"error: {type(error).__name__}"
+                continue
+            cpu, wall = cpu_clock() - cpu, time.perf_counter() - wall
+            wrong = check(got)
+            if wrong:
+                notes[name] = f"wrong: {wrong}"
+            else:
+                times[name].append((cpu, wall))
+    return {name: Cell(note=notes[name]) if name in notes else
+            Cell(statistics.median(c for c, _ in times[name]), statistics.median(w for _, w in times[name]))
+            for name in jobs}
+
+
+# --- checking answers ----------------------------------------------------------------------------
+
+def valid(puzzle: str, solution: str | None) -> bool:
+    """A full grid obeying the rules and keeping the givens."""
+    if solution is None or len(solution) != 81 or set(solution) != set("123456789"):
+        return False
+    if any(p not in ".0" and p != s for p, s in zip(puzzle, solution)):
+        return False
+    units = ([[r * 9 + c for c in range(9)] for r in range(9)] + [[r * 9 + c for r in range(9)] for c in range(9)]
+             + [[(b // 3 * 3 + i // 3) * 9 + b % 3 * 3 + i % 3 for i in range(9)] for b in range(9)])
+    return all(len({solution[k] for k in unit}) == 9 for unit in units)
+
+
+def sudoku_check(puzzles: list[str], known: list[str] | None, counts: list[int]) -> Callable:
+    """Each answer: the right count, and a valid grid, the known one when the count is 1."""
+    def check(answers) -> str | None:
+        if len(answers) != len(puzzles):
+            return f"{len(answers)} answers for {len(puzzles)} puzzles"
+        bad = sum(1 for p, k, want, (solution, count) in
+                  zip(puzzles, known or [None] * len(puzzles), counts, answers, strict=True)
+                  if count != want or (count and not valid(p, solution))
+                  or (count == 1 and k is not None and solution != k))
+        return f"{bad} of {len(puzzles)}" if bad else None
+    return check
+
+
+# --- the rows ------------------------------------------------------------------------------------
+
+def sample(name: str, size: int) -> tuple[list[str], list[str] | None]:
+    """``size`` puzzles spread evenly over the whole set (sets are often sorted by difficulty)."""
+    puzzles, answers = load(name)
+    step = max(1, len(puzzles) // size)
+    return puzzles[::step][:size], answers[::step][:size] if answers else None
+
+
+def sudoku_rows(rivals: list[Rival], size: int, rounds: int, budget: float) -> list[Row]:
+    rows = []
+    for name in available():
+        puzzles, known = sample(name.split()[0], size)
+        for limit in (1, 2):
+            check = sudoku_check(puzzles, known, [1] * len(puzzles))
+            jobs = {r.name: (lambda d, r=r, k=limit, p=puzzles: r.sudoku(p, k, d)) for r in rivals}
+            what = "first solution" if limit == 1 else "limit 2"
+            rows.append(Row(f"{name}, {what}", "puzzles", len(puzzles), race(jobs, check, rounds, budget)))
+            progress(rows[-1])
+    puzzles, counts = sample("serg_benchmark", size)
+    if counts:  # absent with the samples
+        want = [int(c) for c in counts]
+        check = sudoku_check(puzzles, None, want)
+        jobs = {r.name: (lambda d, r=r: r.sudoku(puzzles, 10**9, d)) for r in rivals}
+        rows.append(Row(f"serg_benchmark, count every solution ({sum(want):,})", "puzzles", len(puzzles),
+                        race(jobs, check, rounds, budget)))
+        progress(rows[-1])
+    return rows
+
+
+def generic_rows(rivals: list[Rival], quick: bool, rounds: int, budget: float) -> list[Row]:
+    rows = []
+    for label, (make, solutions, in_quick) in GENERIC.items():
+        if quick and not in_quick:
+            continue
+        problem = make()
+        jobs = {}
+        for rival in rivals:
+            if rival.counter is not None:
+                jobs[rival.name] = rival.counter(problem)  # building the input is not timed
+        check = lambda got, want=solutions: None if got == want else f"{got:,} solutions"
+        rows.append(Row(f"{label}: {solutions:,} solutions", "seconds", 1, race(jobs, check, rounds, budget)))
+        progress(rows[-1])
+    return rows
+
+
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def startup_rows(rivals: list[Rival], rounds: int, budget: float) -> list[Row]:
+    """A fresh interpreter per run: import the solver, solve one puzzle, print it."""
+    def launch(name: str, empty_cache: bool) -> Callable[[float], str]:
+        def run(deadline: float) -> str:
+            env = dict(os.environ)
+            with tempfile.TemporaryDirectory() as cache:
+                if empty_cache:
+                    env["NUMBA_CACHE_DIR"] = cache
+                code = f"import rivals; print(rivals.startup({name!r}, {INKALA!r}))"
+                return subprocess.run([sys.executable, "-c", code], cwd=HERE, env=env, timeout=budget,
+                                      capture_output=True, text=True, check=True).stdout.strip()
+        return run
+
+    check = lambda got: None if valid(INKALA, got) else "not the solution"
+    once = [r for r in rivals if r.name != "dlx, one call each"]
+    for rival in once:  # fill numba's cache, the disk cache, the first-run costs
+        launch(rival.name, False)(0)
+    rows = []
+    for label, empty in (("fresh process, warm cache", False), ("fresh process, empty cache: first compile", True)):
+        jobs = {r.name: launch(r.name, empty) for r in once if r.numba or not empty}
+        rows.append(Row(label, "seconds", 1, race(jobs, check, rounds if not empty else 1, budget, children_cpu)))
+        progress(rows[-1])
+    return rows
+
+
+def whole_sets(quick: bool, rounds: int) -> list[Row]:
+    """This project alone on every puzzle of each set, limit 2, as the external figures were taken."""
+    from rivals import dlx_batch
+    rows = []
+    for name in available():
+        puzzles, known = load(name.split()[0], 5000 if quick else None)
+        check = sudoku_check(puzzles, known, [1] * len(puzzles))
+        cells = race({"dlx": lambda d, p=puzzles: dlx_batch(p, 2, d)}, check, rounds, 600)
+        rows.append(Row(name, "puzzles", len(puzzles), cells))
+        progress(rows[-1])
+    return rows
+
+
+# --- output --------------------------------------------------------------------------------------
+
+def progress(row: Row) -> None:
+    print(f"  {row.label}: " + ", ".join(f"{name} {shown(row, cell, 'cpu', ratio=False)}"
+                                         for name, cell in row.cells.items()), file=sys.stderr, flush=True)
+
+
+def value(row: Row, cell: Cell, clock: str) -> float | None:
+    """Puzzles per second for puzzle rows, seconds otherwise."""
+    seconds = getattr(cell, clock)
+    if seconds is None:
+        return None
+    return row.size / seconds if row.unit == "puzzles" else seconds
+
+
+def number(x: float, unit: str) -> str:
+    if unit == "puzzles":
+        return f"{x:,.0f}" if x >= 100 else f"{x:.1f}"
+    return f"{x:.3f} s" if x < 10 else f"{x:.1f} s"
+
+
+def shown(row: Row, cell: Cell | None, clock: str, ratio: bool = True) -> str:
+    if cell is None:
+        return ""
+    x = value(row, cell, clock)
+    if x is None:
+        return cell.note
+    text = number(x, row.unit)
+    ref = row.cells.get(REFERENCE)
+    if ratio and ref is not None and ref is not cell and getattr(ref, clock):
+        text += f" ({getattr(cell, clock) / getattr(ref, clock):.1f}x)"
+    return text
+
+
+def table(rows: list[Row], names: list[str], first: str, clock: str) -> list[str]:
+    lines = [f"| {first} | " + " | ".join(names) + " |", "|---|" + "---:|" * len(names)]
+    for row in rows:
+        lines.append(f"| {row.label} | " + " | ".join(shown(row, row.cells.get(n), clock) for n in names) + " |")
+    return lines
+
+
+def machine() -> str:
+    model = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{model}, {os.cpu_count()} logical CPUs, {platform.system()}"
+
+
+def report(sections: dict[str, list[Row]], rivals: list[Rival], settings: str, minutes: float) -> str:
+    names = [r.name for r in rivals]
+    counters = [r.name for r in rivals if r.counter is not None]
+    starters = [r.name for r in rivals if r.name != "dlx, one call each"]
+    out = [
+        "# dlx beside other exact-cover and sudoku solvers",
+        "",
+        (f"`python bench/compare.py{' --quick' if 'quick' in settings else ''}` on "
+        f"{datetime.date.today().isoformat()}, {settings}; the run took {minutes:.1f} minutes."),
+        (f"Machine: {machine()}. Python {platform.python_version()}, numpy {metadata.version('numpy')}, "
+        f"numba {metadata.version('numba')}."),
+        "",
+        "| solver | version | what it is |",
+        "|---|---|---|",
+        *[f"| {r.name} | {version(r)} | {r.kind} |" for r in rivals],
+        "",
+        ("Medians of the rounds; single thread. In parentheses: that solver's time divided by dlx's "
+        "(how many times faster dlx is). Every answer was checked; \"wrong\" marks a solver that gave "
+        "a wrong one, \"> N s\" one that ran past the time budget and was stopped."),
+        "",
+        "## Sudoku: puzzles per CPU-second",
+        "",
+        ("The same puzzles, spread evenly over each set, given to every solver as 81-character lines: "
+        "parsing, building the problem and the search are all timed. \"first solution\" stops at the first; "
+        "\"limit 2\" solves and proves the solution unique (tdoku's standard mode)."),
+        "",
+        *table(sections["sudoku"], names, "puzzles", "cpu"),
+        "",
+        "## Exact cover: counting every solution, CPU seconds",
+        "",
+        ("Each solver gets the same options (dlx.problems, Knuth's item order); building its input is not "
+        "timed. exact-cover and algorithm-x have no secondary items: each gets an option of its own "
+        "(slack), which keeps the count."),
+        "",
+        *table(sections["generic"], counters, "problem", "cpu"),
+        "",
+        "## Start-up: wall seconds",
+        "",
+        ("A fresh `python -c` that imports the solver and solves one puzzle (Inkala's). With an empty "
+        "cache (`NUMBA_CACHE_DIR` pointed at a new directory), the numba solvers compile first."),
+        "",
+        *table(sections["startup"], starters, "run", "wall"),
+        "",
+        "## This project on whole sets, limit 2, beside published figures",
+        "",
+        ("dlx measured in this run (puzzles per CPU-second, single thread); the other columns are the "
+        "authors' published figures for their C/C++ builds (clang 14 -O3, single thread, limit 2), "
+        "not measured by this script."),
+        "",
+        "| set | puzzles | dlx | " + " | ".join(EXTERNAL) + " |",
+        "|---|---:|---:|" + "---:|" * len(EXTERNAL),
+    ]
+    for row in sections["whole"]:
+        k = SETS.index(row.label) if row.label in SETS else None
+        published = [f"{EXTERNAL[s][k]:,}" if k is not None else "" for s in EXTERNAL]
+        out.append(f"| {row.label} | {row.size:,} | {shown(row, row.cells['dlx'], 'cpu')} | " + " | ".join(published) + " |")
+    out += ["", EXTERNAL_GENERIC, "", "## Wall time of the same runs", "",
+            *table(sections["sudoku"], names, "puzzles (per wall-second)", "wall"), "",
+            *table(sections["generic"], counters, "problem (wall seconds)", "wall"), "",
+            *table(sections["startup"], starters, "start-up (CPU seconds, the child process)", "cpu"), ""]
+    return "\n".join(out)
+
+
+def chart(sections: dict[str, list[Row]], rivals: list[Rival], path: Path) -> None:
+    """Three panels, log scale: sudoku rates (limit 2), counting times, start-up times."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    panels = [
+        ([r for r in sections["sudoku"] if "first solution" not in r.label], "cpu",
+         "sudoku, limit 2 (serg: count all): puzzles per CPU-second (more is better)", lambda s: s.split(",")[0]),
+        (sections["generic"], "cpu", "counting every solution: CPU seconds (less is better)",
+         lambda s: s.split(":")[0]),
+        (sections["startup"], "wall", "start-up, one puzzle: wall seconds (less is better)",
+         lambda s: s.split(":")[0]),
+    ]
+    heights = [max(1, len(rows)) for rows, *_ in panels]
+    fig, axes = plt.subplots(3, 1, figsize=(10, 3 + 0.55 * sum(heights)), gridspec_kw={"height_ratios": heights})
+    colours = plt.get_cmap("tab10").colors
+    for ax, (rows, clock, title, short) in zip(axes, panels):
+        bar = 0.8 / len(rivals)
+        for j, rival in enumerate(rivals):
+            ys, xs = [], []
+            for i, row in enumerate(rows):
+                cell = row.cells.get(rival.name)
+                x = value(row, cell, clock) if cell else None
+                if x:
+                    ys.append(i + (j - (len(rivals) - 1) / 2) * bar)
+                    xs.append(x)
+            ax.barh(ys, xs, height=bar, color=colours[j % 10], label=rival.name)
+        ax.set_yticks(range(len(rows)), [short(row.label) for row in rows])
+        ax.invert_yaxis()
+        ax.set_xscale("log")
+        ax.set_title(title, fontsize=10, loc="left")
+        ax.grid(axis="x", which="major", alpha=0.3)
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="upper center", ncol=len(rivals), fontsize=8)
+    fig.tight_layout(rect=(0, 0, 1, 0.97))
+    fig.savefig(path, dpi=80)
+    plt.close(fig)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="100 puzzles per set, one round, no pentominoes-all, 5 s budget")
+    parser.add_argument("--puzzles", type=int, help="puzzles per set (default 200, --quick 100)")
+    parser.add_argument("--rounds", type=int, help="rounds per row (default 3, --quick 1)")
+    parser.add_argument("--budget", type=float, help="seconds a solver may take on one run (default 60, --quick 5)")
+    args = parser.parse_args()
+    size = args.puzzles or (100 if args.quick else 200)
+    rounds = args.rounds or (1 if args.quick else 3)
+    budget = args.budget or (5 if args.quick else 60)
+    rivals = [r for r in RIVALS if installed(r)]
+    missing = [r.name for r in RIVALS if not installed(r)]
+    if missing:
+        print(f"not installed, left out: {', '.join(missing)} (pip install -e '.[bench]')", file=sys.stderr)
+
+    start = time.perf_counter()
+    for rival in rivals:  # compile, or load from numba's cache, before anything is timed
+        rival.sudoku([INKALA], 2, float("inf"))
+        if rival.counter is not None:
+            rival.counter(problems.queens(5))(float("inf"))
+    sections = {
+        "sudoku": sudoku_rows(rivals, size, rounds, budget),
+        "generic": generic_rows(rivals, args.quick, rounds, budget),
+        "startup": startup_rows(rivals, rounds, budget),
+        "whole": whole_sets(args.quick, rounds),
+    }
+    settings = (f"{'--quick: ' if args.quick else ''}{size} puzzles per set, {rounds} round{'s' * (rounds > 1)}, "
+                f"{budget:g} s budget per run")
+    text = report(sections, rivals, settings, (time.perf_counter() - start) / 60)
+    print(text)
+    results = HERE / "results"
+    results.mkdir(exist_ok=True)
+    stem = "compare-quick" if args.quick else "compare"
+    (results / f"{stem}.md").write_text(text)
+    try:
+        chart(sections, rivals, results / f"{stem}.png")
+    except ImportError:
+        print("matplotlib is not installed: no chart (pip install -e '.[bench]')", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,233 @@
+"""The solvers ``compare.py`` runs, each behind the same three calls, used as their own READMEs use them.
+
+- ``sudoku(puzzles, limit, deadline)``: a ``(solution, count)`` pair per puzzle, counting at most
+  ``limit`` solutions (``count`` 0 and solution None when there is none);
+- ``counter(problem)``: from a :class:`dlx.ExactCover`, built outside the timing, a function
+  ``deadline -> number of solutions``;
+- ``startup(puzzle)``: import the library and solve one puzzle, for a fresh process to time.
+
+Solvers driven from Python check ``deadline`` (a ``time.process_time()`` value) as they go and raise
+:class:`OverBudget` past it, so a pure-Python search cannot stall the run. Every library is imported
+inside the calls: a missing one only empties its column, and ``startup`` times its import.
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from importlib import metadata
+
+Answer = tuple[str | None, int]
+
+
+class OverBudget(Exception):
+    """The solver ran past its time budget."""
+
+
+def take(solutions: Iterable, limit: int, deadline: float) -> list:
+    """At most ``limit`` of ``solutions``, or :class:`OverBudget` once the deadline has passed."""
+    found = []
+    for solution in solutions:
+        found.append(solution)
+        if len(found) == limit:
+            break
+        if time.process_time() > deadline:
+            raise OverBudget
+    return found
+
+
+def candidates(puzzle: str) -> list[tuple[tuple[int, int], tuple[int, int, int, int]]]:
+    """The options of a 9x9 puzzle as users of generic solvers write them: one per possible
+    (cell, digit), covering cell, row-digit, column-digit and box-digit; a given leaves only
+    its own digit in its cell."""
+    options = []
+    for cell, ch in enumerate(puzzle):
+        r, c = divmod(cell, 9)
+        b = r // 3 * 3 + c // 3
+        for d in range(9) if ch in ".0" else (int(ch) - 1,):
+            options.append(((cell, d), (cell, 81 + r * 9 + d, 162 + c * 9 + d, 243 + b * 9 + d)))
+    return options
+
+
+def grid(chosen: Iterable[tuple[int, int]]) -> str:
+    """The 81-character line of a set of (cell, digit) choices."""
+    cells = ["0"] * 81
+    for cell, d in chosen:
+        cells[cell] = str(d + 1)
+    return "".join(cells)
+
+
+def answer(found: list, decode: Callable[[object], Iterable[tuple[int, int]]]) -> Answer:
+    return (grid(decode(found[0])), len(found)) if found else (None, 0)
+
+
+# --- this project --------------------------------------------------------------------------------
+
+def dlx_batch(puzzles: list[str], limit: int, deadline: float) -> list[Answer]:
+    import sudoku
+    return [(r.solution, r.count) for r in sudoku.solve_all(puzzles, limit=limit, jobs=1)]
+
+
+def dlx_per_call(puzzles: list[str], limit: int, deadline: float) -> list[Answer]:
+    import sudoku
+    results = [next(sudoku.solve_all([p], limit=limit, jobs=1)) for p in puzzles]
+    return [(r.solution, r.count) for r in results]
+
+
+def dlx_counter(problem) -> Callable[[float], int]:
+    return lambda deadline: problem.count()
+
+
+def dlx_startup(puzzle: str) -> str:
+    import sudoku
+    return sudoku.solve(puzzle)
+
+
+# --- xcover: numba, Knuth's dancing cells --------------------------------------------------------
+
+def xcover_sudoku(puzzles: list[str], limit: int, deadline: float) -> list[Answer]:
+    from xcover import covers
+    out = []
+    for puzzle in puzzles:
+        options = candidates(puzzle)
+        found = take(covers([items for _, items in options], primary=range(324)), limit, deadline)
+        out.append(answer(found, lambda s, o=options: (o[k][0] for k in s)))
+    return out
+
+
+def xcover_counter(problem) -> Callable[[float], int]:
+    from xcover.dancing_cells import algorithm_c
+    from xcover.solvers import input_as_arrays
+    arrays = input_as_arrays([problem.option(k) for k in range(problem.n_options)],
+                             primary=list(problem.items[:problem.n_primary]),
+                             secondary=list(problem.items[problem.n_primary:]))
+    return lambda deadline: sum(1 for _ in algorithm_c(*arrays))
+
+
+# --- exact-cover: C Dancing Links on a dense numpy matrix ----------------------------------------
+
+def exact_cover_sudoku(puzzles: list[str], limit: int, deadline: float) -> list[Answer]:
+    import exact_cover
+    import numpy as np
+    out = []
+    for puzzle in puzzles:
+        options = candidates(puzzle)
+        matrix = np.zeros((len(options), 324), dtype=bool)
+        for k, (_, items) in enumerate(options):
+            matrix[k, items] = True
+        try:
+            if limit == 1:
+                found = [exact_cover.get_exact_cover(matrix)]
+            elif limit == 2:  # get_all_solutions makes room for max_count solutions: only for small limits
+                found = sorted(exact_cover.get_all_solutions(matrix, max_count=2))
+            else:
+                count = int(exact_cover.get_solution_count(matrix))
+                found = [exact_cover.get_exact_cover(matrix)] * min(count, limit) if count else []
+        except exact_cover.error.NoSolution:
+            found = []
+        out.append(answer(found, lambda s, o=options: (o[k][0] for k in s)))
+    return out
+
+
+def exact_cover_counter(problem) -> Callable[[float], int]:
+    """exact-cover has no secondary items: each gets a slack option of its own (the usual way),
+    which keeps the number of solutions."""
+    import exact_cover
+    import numpy as np
+    matrix = np.zeros((problem.n_options + problem.n_secondary, problem.n_items), dtype=bool)
+    index = {name: j for j, name in enumerate(problem.items)}
+    for k in range(problem.n_options):
+        matrix[k, [index[name] for name in problem.option(k)]] = True
+    for s in range(problem.n_secondary):
+        matrix[problem.n_options + s, problem.n_primary + s] = True
+    return lambda deadline: int(exact_cover.get_solution_count(matrix))
+
+
+# --- algorithm-x: pure-Python Dancing Links with node objects ------------------------------------
+
+def algorithm_x_sudoku(puzzles: list[str], limit: int, deadline: float) -> list[Answer]:
+    from algorithm_x import AlgorithmX
+    out = []
+    for puzzle in puzzles:
+        solver = AlgorithmX(324)
+        for tag, items in candidates(puzzle):
+            solver.appendRow(items, tag)
+        out.append(answer(take(solver.solve(), limit, deadline), lambda s: s))
+    return out
+
+
+def algorithm_x_counter(problem) -> Callable[[float], int]:
+    """Like exact-cover, algorithm-x knows only primary items: slack options again."""
+    from algorithm_x import AlgorithmX
+    index = {name: j for j, name in enumerate(problem.items)}
+
+    def count(deadline: float) -> int:
+        solver = AlgorithmX(problem.n_items)  # built afresh: an abandoned search leaves it covered
+        for k in range(problem.n_options):
+            solver.appendRow([index[name] for name in problem.option(k)])
+        for s in range(problem.n_primary, problem.n_items):
+            solver.appendRow([s])
+        return len(take(solver.solve(), 1 << 62, deadline))
+    return count
+
+
+# --- Algorithm X on a dict of sets, in pure Python (bench/dict_of_sets.py) ------------------------
+
+def dict_of_sets_sudoku(puzzles: list[str], limit: int, deadline: float) -> list[Answer]:
+    from dict_of_sets import solutions
+    out = []
+    for puzzle in puzzles:
+        options = dict(candidates(puzzle))
+        out.append(answer(take(solutions(options, range(324)), limit, deadline), lambda s: s))
+    return out
+
+
+def dict_of_sets_counter(problem) -> Callable[[float], int]:
+    from dict_of_sets import solutions
+    options = {k: problem.option(k) for k in range(problem.n_options)}
+    primary = problem.items[:problem.n_primary]
+    return lambda deadline: len(take(solutions(options, primary), 1 << 62, deadline))
+
+
+@dataclass(frozen=True)
+class Rival:
+    name: str                   # column heading
+    package: str | None         # distribution whose version is reported (None: in bench/)
+    kind: str                   # how it runs
+    sudoku: Callable[[list[str], int, float], list[Answer]]
+    counter: Callable | None    # None: sudoku only
+    numba: bool                 # compiles on first use (start-up with an empty cache differs)
+
+
+RIVALS = [
+    Rival("dlx", "numba-dlx", "numba, this project: sudoku.solve_all", dlx_batch, dlx_counter, True),
+    Rival("dlx, one call each", "numba-dlx", "numba, this project: one call per puzzle", dlx_per_call, None, True),
+    Rival("xcover", "xcover", "numba, Knuth's dancing cells", xcover_sudoku, xcover_counter, True),
+    Rival("exact-cover", "exact-cover", "C Dancing Links, dense numpy matrix", exact_cover_sudoku,
+          exact_cover_counter, False),
+    Rival("algorithm-x", "algorithm-x", "pure-Python Dancing Links", algorithm_x_sudoku,
+          algorithm_x_counter, False),
+    Rival("dict of sets", None, "pure-Python Algorithm X, bench/dict_of_sets.py", dict_of_sets_sudoku,
+          dict_of_sets_counter, False),
+]
+
+
+def version(rival: Rival) -> str:
+    if rival.package is None:
+        return "bench/"
+    try:
+        return metadata.version(rival.package)
+    except metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def installed(rival: Rival) -> bool:
+    return version(rival) != "not installed"
+
+
+def startup(name: str, puzzle: str) -> str | None:
+    """What a fresh process does for the start-up row: import the solver, solve one puzzle."""
+    if name.startswith("dlx"):
+        return dlx_startup(puzzle)
+    rival = next(r for r in RIVALS if r.name == name)
+    return rival.sudoku([puzzle], 1, float("inf"))[0][0]

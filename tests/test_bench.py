@@ -1,0 +1,88 @@
+"""The comparison's own machinery: its pure-Python rival is right, and a wrong, slow or broken
+solver is reported as such instead of being timed (bench/compare.py, bench/rivals.py)."""
+import sys
+import time
+
+import pytest
+from conftest import EXAMPLES, ROOT
+from hypothesis import given, settings
+from naive import brute_force
+from test_search import small_problems
+
+sys.path.insert(0, str(ROOT / "bench"))
+import compare
+import rivals
+from dict_of_sets import solutions
+
+from dlx import problems
+
+PUZZLES = (EXAMPLES / "top20.txt").read_text().split()
+KNOWN = (EXAMPLES / "top20.solutions.txt").read_text().split()
+
+
+@settings(max_examples=200, deadline=None)
+@given(small_problems())
+def test_dict_of_sets_finds_every_solution(problem):
+    primary, secondary, options = problem
+    found = solutions(dict(enumerate(options)), primary)
+    assert {tuple(sorted(s)) for s in found} == brute_force(options, primary, secondary)
+
+
+@pytest.mark.parametrize("n, count", [(6, 4), (8, 92)])
+def test_counters_agree_on_queens(n, count):
+    problem = problems.queens(n)  # secondary items: the diagonals
+    assert rivals.dlx_counter(problem)(float("inf")) == count
+    assert rivals.dict_of_sets_counter(problem)(float("inf")) == count
+
+
+@pytest.mark.parametrize("solve", [rivals.dlx_batch, rivals.dlx_per_call, rivals.dict_of_sets_sudoku])
+def test_sudoku_adapters_pass_the_check(solve):
+    check = compare.sudoku_check(PUZZLES[:5], KNOWN[:5], [1] * 5)
+    assert check(solve(PUZZLES[:5], 2, float("inf"))) is None
+
+
+def test_valid_rejects_broken_grids():
+    puzzle, solution = PUZZLES[0], KNOWN[0]
+    assert compare.valid(puzzle, solution)
+    swapped = solution[1] + solution[0] + solution[2:]
+    assert not compare.valid(puzzle, swapped)          # a row still holds 1-9, the columns do not
+    relabelled = solution.translate(str.maketrans("123456789", "234567891"))
+    assert compare.valid("." * 81, relabelled)            # still a sudoku grid,
+    assert not compare.valid(puzzle, relabelled)          # but not keeping the givens
+    assert not compare.valid(puzzle, None) and not compare.valid(puzzle, solution[:80])
+
+
+def test_check_names_wrong_counts_and_grids():
+    check = compare.sudoku_check(PUZZLES[:3], KNOWN[:3], [1, 1, 1])
+    assert check([(s, 1) for s in KNOWN[:3]]) is None
+    assert check([(KNOWN[0], 1), (KNOWN[1], 2), (None, 0)]) == "2 of 3"
+    assert check([(KNOWN[0], 1)] * 3) == "2 of 3"        # valid grids, but of another puzzle
+    assert check([(KNOWN[0], 1)]) == "1 answers for 3 puzzles"
+
+
+def test_race_times_only_right_answers():
+    def endless(deadline):
+        return len(rivals.take(iter(int, 1), 1 << 62, deadline))  # iter(int, 1) never ends
+
+    def broken(deadline):
+        raise ValueError("no")
+
+    jobs = {"right": lambda d: 42, "wrong": lambda d: 41, "slow": endless, "broken": broken}
+    cells = compare.race(jobs, lambda got: None if got == 42 else f"{got}", rounds=3, budget=0.05)
+    assert cells["right"].cpu is not None and cells["right"].note == ""
+    assert (cells["wrong"].cpu, cells["wrong"].note) == (None, "wrong: 41")
+    assert (cells["slow"].cpu, cells["slow"].note) == (None, "> 0.05 s")
+    assert (cells["broken"].cpu, cells["broken"].note) == (None, "error: ValueError")
+
+
+def test_take_stops_at_the_limit_before_the_deadline():
+    assert rivals.take(range(10), 3, time.process_time() + 60) == [0, 1, 2]
+    with pytest.raises(rivals.OverBudget):
+        rivals.take(range(10), 5, time.process_time() - 1)
+
+
+def test_report_shows_ratios_and_notes():
+    row = compare.Row("set", "puzzles", 100, {"dlx": compare.Cell(0.01, 0.01), "other": compare.Cell(0.5, 0.5),
+                                               "bad": compare.Cell(note="wrong: 3 of 100")})
+    assert compare.table([row], ["dlx", "other", "bad"], "puzzles", "cpu")[2] == \
+        "| set | 10,000 | 200 (50.0x) | wrong: 3 of 100 |"
