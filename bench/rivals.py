@@ -197,12 +197,15 @@ class Rival:
     sudoku: Callable[[list[str], int, float], list[Answer]]
     counter: Callable | None    # None: sudoku only
     numba: bool                 # compiles on first use (start-up with an empty cache differs)
+    leaks: bool = False         # a search stopped early leaks its state: each sudoku row gets a fresh process
 
 
 RIVALS = [
     Rival("dlx", "numba-dlx", "numba, this project: sudoku.solve_all", dlx_batch, dlx_counter, True),
     Rival("dlx, one call each", "numba-dlx", "numba, this project: one call per puzzle", dlx_per_call, None, True),
-    Rival("xcover", "xcover", "numba, Knuth's dancing cells", xcover_sudoku, xcover_counter, True),
+    # xcover's search is a numba generator; numba never frees one left unfinished (numba issues #1278,
+    # #6993), as at limit 1: about 75 kB each, and the process slows as they pile up
+    Rival("xcover", "xcover", "numba, Knuth's dancing cells", xcover_sudoku, xcover_counter, True, leaks=True),
     Rival("exact-cover", "exact-cover", "C Dancing Links, dense numpy matrix", exact_cover_sudoku,
           exact_cover_counter, False),
     Rival("algorithm-x", "algorithm-x", "pure-Python Dancing Links", algorithm_x_sudoku,
