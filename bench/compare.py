@@ -30,7 +30,6 @@ import tempfile
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from contextlib import ExitStack
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
@@ -159,19 +158,17 @@ def solve_elsewhere(name: str, puzzles: list[str], limit: int, budget: float) ->
     return Timed(answer, time.process_time() - cpu, time.perf_counter() - wall)
 
 
-def sudoku_jobs(rivals: list[Rival], puzzles: list[str], limit: int, budget: float, stack: ExitStack) -> dict:
-    """A job per rival; a leaking rival runs in a process of its own, made for this row."""
-    jobs = {}
-    for rival in rivals:
-        if rival.leaks:
-            methods = multiprocessing.get_all_start_methods()
-            context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-            pool = stack.enter_context(ProcessPoolExecutor(1, mp_context=context))
-            jobs[rival.name] = lambda d, n=rival.name, pool=pool: pool.submit(
-                solve_elsewhere, n, puzzles, limit, budget).result()
-        else:
-            jobs[rival.name] = lambda d, r=rival: r.sudoku(puzzles, limit, d)
-    return jobs
+def in_fresh_process(name: str, puzzles: list[str], limit: int, budget: float) -> Timed:
+    """One run of a leaking rival in a process forked for it (spawned where fork is missing)."""
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context(method)) as pool:
+        return pool.submit(solve_elsewhere, name, puzzles, limit, budget).result()
+
+
+def sudoku_jobs(rivals: list[Rival], puzzles: list[str], limit: int, budget: float) -> dict:
+    """A job per rival; a leaking rival starts each run in a clean process of its own."""
+    return {r.name: (lambda d, r=r: in_fresh_process(r.name, puzzles, limit, budget)) if r.leaks
+            else (lambda d, r=r: r.sudoku(puzzles, limit, d)) for r in rivals}
 
 
 def sudoku_rows(rivals: list[Rival], size: int, rounds: int, budget: float) -> list[Row]:
@@ -181,16 +178,14 @@ def sudoku_rows(rivals: list[Rival], size: int, rounds: int, budget: float) -> l
         for limit in (1, 2):
             check = sudoku_check(puzzles, known, [1] * len(puzzles))
             what = "first solution" if limit == 1 else "limit 2"
-            with ExitStack() as stack:
-                cells = race(sudoku_jobs(rivals, puzzles, limit, budget, stack), check, rounds, budget)
+            cells = race(sudoku_jobs(rivals, puzzles, limit, budget), check, rounds, budget)
             rows.append(Row(f"{name}, {what}", "puzzles", len(puzzles), cells))
             progress(rows[-1])
     puzzles, counts = sample("serg_benchmark", size)
     if counts:  # absent with the samples
         want = [int(c) for c in counts]
         check = sudoku_check(puzzles, None, want)
-        with ExitStack() as stack:
-            cells = race(sudoku_jobs(rivals, puzzles, 10**9, budget, stack), check, rounds, budget)
+        cells = race(sudoku_jobs(rivals, puzzles, 10**9, budget), check, rounds, budget)
         rows.append(Row(f"serg_benchmark, count every solution ({sum(want):,})", "puzzles", len(puzzles), cells))
         progress(rows[-1])
     return rows
@@ -332,9 +327,9 @@ def report(sections: dict[str, list[Row]], rivals: list[Rival], settings: str, m
         "",
         ("The same puzzles, spread evenly over each set, given to every solver as 81-character lines: "
         "parsing, building the problem and the search are all timed. \"first solution\" stops at the first; "
-        "\"limit 2\" solves and proves the solution unique (tdoku's standard mode). xcover runs each row in "
-         "a fresh process of its own: its search is a numba generator, and numba never frees one left "
-         "unfinished (numba issues 1278, 6993), so in one long process it slows down as they pile up."),
+        "\"limit 2\" solves and proves the solution unique (tdoku's standard mode). xcover starts each run in "
+         "a fresh process (forked, timed inside): its search is a numba generator, and numba never frees one "
+         "left unfinished (numba issues 1278, 6993), so in one long process it slows down as they pile up."),
         "",
         *table(sections["sudoku"], names, "puzzles", "cpu"),
         "",

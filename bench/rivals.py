@@ -197,7 +197,7 @@ class Rival:
     sudoku: Callable[[list[str], int, float], list[Answer]]
     counter: Callable | None    # None: sudoku only
     numba: bool                 # compiles on first use (start-up with an empty cache differs)
-    leaks: bool = False         # a search stopped early leaks its state: each sudoku row gets a fresh process
+    leaks: bool = False         # a search stopped early leaks its state: each sudoku run gets a fresh process
 
 
 RIVALS = [
