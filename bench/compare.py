@@ -56,7 +56,11 @@ EXTERNAL = {  # published, limit 2, puzzles/s; authors' C/C++ builds, clang 14 -
     "fast_solv_9r2 (C DLX)": (42_900, 10_300, 2_700, 1_320, 91_000),
     "kudoku": (41_000, 10_700, 2_800, 1_330, 93_000),
 }
-EXTERNAL_GENERIC = "Knuth's DLX1 (C), published: pentominoes 6x10 all 5.3 s, queens 14 0.87 s, Langford 12 0.24 s."
+DLX1 = {  # Knuth's DLX1 in C, published seconds: (problem, number of solutions, seconds)
+    "pentominoes 6x10, all": (lambda: problems.pentominoes(6, 10, symmetric=True), 9_356, 5.3),
+    "queens 14": (lambda: problems.queens(14), 365_596, 0.87),
+    "Langford 12 (halved)": (lambda: problems.langford(12), 108_144, 0.24),
+}
 
 
 @dataclass
@@ -250,6 +254,19 @@ def whole_sets(quick: bool, rounds: int) -> list[Row]:
     return rows
 
 
+def beside_dlx1(quick: bool, rounds: int) -> list[Row]:
+    """This project alone on the problems Knuth published DLX1 timings for."""
+    rows = []
+    for label, (make, solutions, _) in DLX1.items():
+        if quick and label.startswith("pentominoes"):
+            continue
+        problem = make()
+        check = lambda got, want=solutions: None if got == want else f"{got:,} solutions"
+        rows.append(Row(label, "seconds", 1, race({"dlx": lambda d, p=problem: p.count()}, check, rounds, 600)))
+        progress(rows[-1])
+    return rows
+
+
 # --- output --------------------------------------------------------------------------------------
 
 def progress(row: Row) -> None:
@@ -348,7 +365,7 @@ def report(sections: dict[str, list[Row]], rivals: list[Rival], settings: str, m
         "",
         *table(sections["startup"], starters, "run", "wall"),
         "",
-        "## This project on whole sets, limit 2, beside published figures",
+        "## This project beside published figures of C solvers",
         "",
         ("dlx measured in this run (puzzles per CPU-second, single thread); the other columns are the "
         "authors' published figures for their C/C++ builds (clang 14 -O3, single thread, limit 2), "
@@ -361,7 +378,12 @@ def report(sections: dict[str, list[Row]], rivals: list[Rival], settings: str, m
         k = SETS.index(row.label) if row.label in SETS else None
         published = [f"{EXTERNAL[s][k]:,}" if k is not None else "" for s in EXTERNAL]
         out.append(f"| {row.label} | {row.size:,} | {shown(row, row.cells['dlx'], 'cpu')} | " + " | ".join(published) + " |")
-    out += ["", EXTERNAL_GENERIC, "", "## Wall time of the same runs", "",
+    out += ["", ("Counting every solution, CPU seconds: dlx in this run, Knuth's C DLX1 as published (not measured "
+            "by this script)."), "", "| problem | dlx | DLX1 (published) |", "|---|---:|---:|"]
+    for row in sections["dlx1"]:
+        out.append(f"| {row.label}: {DLX1[row.label][1]:,} solutions | {shown(row, row.cells['dlx'], 'cpu')} | "
+                   f"{DLX1[row.label][2]} s |")
+    out += ["", "## Wall time of the same runs", "",
             *table(sections["sudoku"], names, "puzzles (per wall-second)", "wall"), "",
             *table(sections["generic"], counters, "problem (wall seconds)", "wall"), "",
             *table(sections["startup"], starters, "start-up (CPU seconds, the child process)", "cpu"), ""]
@@ -432,6 +454,7 @@ def main() -> None:
         "generic": generic_rows(rivals, args.quick, rounds, budget),
         "startup": startup_rows(rivals, rounds, budget),
         "whole": whole_sets(args.quick, rounds),
+        "dlx1": beside_dlx1(args.quick, rounds),
     }
     settings = (f"{'--quick: ' if args.quick else ''}{size} puzzles per set, {rounds} round{'s' * (rounds > 1)}, "
                 f"{budget:g} s budget per run")
