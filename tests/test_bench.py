@@ -86,3 +86,10 @@ def test_report_shows_ratios_and_notes():
                                                "bad": compare.Cell(note="wrong: 3 of 100")})
     assert compare.table([row], ["dlx", "other", "bad"], "puzzles", "cpu")[2] == \
         "| set | 10,000 | 200 (50.0x) | wrong: 3 of 100 |"
+
+
+def test_start_up_past_its_budget_is_stopped_not_timed():
+    plain = [r for r in rivals.RIVALS if r.name == "dict of sets"]
+    warm, empty_cache = compare.startup_rows(plain, 1, budget=0.01)
+    assert warm.cells["dict of sets"].note == "> 0.01 s"
+    assert empty_cache.cells == {}  # nothing to compile: the row is for numba solvers
