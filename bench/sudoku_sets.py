@@ -1,4 +1,4 @@
-"""The puzzle sets the sudoku benchmarks run on, and xcover solving a sudoku as its users would.
+"""The puzzle sets the sudoku benchmarks run on, and xcover solving one sudoku (see rivals.py).
 
 Sets come from ``../shared/data`` (beside the project); when that is absent, the shipped sample
 ``examples/top20.txt`` stands in, so every benchmark still runs.
@@ -29,32 +29,9 @@ def available() -> list[str]:
 
 
 def xcover_solver():
-    """A function puzzle -> (first solution, count up to 2) with xcover, built the way its README
-    builds sudoku: one option per possible (cell, digit), givens restricting their cell."""
-    from xcover import covers
+    """A function puzzle -> (first solution, count up to ``limit``) with xcover, as rivals.py runs it.
+    Raises ImportError when xcover is not installed."""
+    import xcover  # noqa: F401 -- fail here, not at the first puzzle
+    from rivals import xcover_sudoku
 
-    items = list(range(324))
-
-    def solve(puzzle: str, limit: int = 2):
-        options, chosen = [], []
-        for cell, ch in enumerate(puzzle):
-            r, c = divmod(cell, 9)
-            b = r // 3 * 3 + c // 3
-            digits = range(9) if ch in ".0" else (int(ch) - 1,)
-            for d in digits:
-                options.append((cell, 81 + r * 9 + d, 162 + c * 9 + d, 243 + b * 9 + d))
-                chosen.append((cell, d))
-        found = []
-        for solution in covers(options, primary=items):
-            found.append(solution)
-            if len(found) == limit:
-                break
-        if not found:
-            return None, 0
-        grid = ["0"] * 81
-        for k in found[0]:
-            cell, d = chosen[k]
-            grid[cell] = str(d + 1)
-        return "".join(grid), len(found)
-
-    return solve
+    return lambda puzzle, limit=2: xcover_sudoku([puzzle], limit, float("inf"))[0]
