@@ -8,8 +8,11 @@ __version__ = "0.1.0"
 
 # after __version__, which formats reads
 from .batch import Batch, BatchResult
+from .engines import ENGINES
 from .formats import read_dlx, write_dlx
-from .problem import ExactCover, ProblemError
-from .search import SearchStats
+from .model import ExactCover, ProblemError
+from .search import Search, SearchStats
+from .status import Status
 
-__all__ = ["Batch", "BatchResult", "ExactCover", "ProblemError", "SearchStats", "__version__", "read_dlx", "write_dlx"]
+__all__ = ["ENGINES", "Batch", "BatchResult", "ExactCover", "ProblemError", "Search", "SearchStats",
+           "Status", "__version__", "read_dlx", "write_dlx"]

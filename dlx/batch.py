@@ -7,23 +7,19 @@ are built once; for each variant the kernel selects the options, searches, and t
 from __future__ import annotations
 
 import operator
+import threading
 from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
 
-from . import kernels
-from .problem import ExactCover, ProblemError
+from . import engines
+from .engines.batch import ROW, Scratch
+from .model import ExactCover, ProblemError
+from .search import UNLIMITED, WORK
+from .status import INVALID, MAX_NODES, NO_SOLUTION, SOLVED, STOPPED, Status, of_code
 
-_UNLIMITED = np.iinfo(np.int64).max
-
-#: ``BatchResult.status`` values.
-NO_SOLUTION = kernels.NO_SOLUTION
-SOLVED = kernels.SOLVED
-INVALID = kernels.INVALID            # a value too large, or options that clash with each other
-OUT_OF_NODES = kernels.OUT_OF_NODES  # the node budget ran out first; ``counts`` is a lower bound
-STATUS_NAMES = {NO_SOLUTION: "no solution", SOLVED: "solved", INVALID: "invalid",
-                OUT_OF_NODES: "max_nodes"}
+__all__ = ["INVALID", "MAX_NODES", "NO_SOLUTION", "SOLVED", "STOPPED", "Batch", "BatchResult"]
 
 
 class BatchResult(NamedTuple):
@@ -32,7 +28,11 @@ class BatchResult(NamedTuple):
     answers: np.ndarray   # (rows, groups) uint8: the first solution as a value per group, 0 if none
     counts: np.ndarray    # int64: solutions found, at most the limit
     nodes: np.ndarray     # int64: search nodes, counted as DLX1 counts them
-    status: np.ndarray    # uint8: SOLVED, NO_SOLUTION, INVALID or OUT_OF_NODES
+    status: np.ndarray    # uint8 status codes: SOLVED, NO_SOLUTION, INVALID, MAX_NODES or STOPPED
+
+    def statuses(self) -> list[Status]:
+        """The status of every row by name (``"solved"``, ``"no solution"``, ...)."""
+        return [of_code(code) for code in self.status.tolist()]
 
 
 class Batch:
@@ -53,65 +53,76 @@ class Batch:
     >>> result = batch.solve([[0, 0, 0, 0], [2, 0, 0, 0], [1, 0, 0, 0], [1, 1, 0, 0]], limit=2)
     >>> result.answers.tolist()
     [[2, 4, 1, 3], [2, 4, 1, 3], [0, 0, 0, 0], [0, 0, 0, 0]]
-    >>> result.counts.tolist(), [STATUS_NAMES[s] for s in result.status]
+    >>> result.counts.tolist(), result.statuses()
     ([2, 1, 0, 0], ['solved', 'solved', 'no solution', 'invalid'])
 
-    Every call leaves the problem's links as built (``problem.check()`` passes). Calls may run in
-    threads at the same time (the kernel releases the GIL): a call finding the links in use (by
-    another call or a search of the problem) works on its own copy.
+    Every call leaves the problem's structure as built (``problem.check()`` passes). Calls may run
+    in threads at the same time (the kernel releases the GIL): a call finding the structure in use
+    (by another call or a search of the problem) works on its own copy.
     """
 
-    def __init__(self, problem: ExactCover, group_sizes: Sequence[int]) -> None:
+    def __init__(self, problem: ExactCover, group_sizes: Sequence[int], *,
+                 engine: str = engines.DEFAULT) -> None:
         sizes = np.asarray(group_sizes, dtype=np.int64)
         if sizes.ndim != 1 or (sizes < 1).any() or (sizes > 255).any():
             raise ProblemError("group sizes must be a list of integers from 1 to 255")
         if sizes.sum() > problem.n_options:
             raise ProblemError(f"the groups hold {sizes.sum()} options, the problem has {problem.n_options}")
         self.problem = problem
+        self.engine = engines.get(engine)
         self.n_groups = sizes.size
         self.group_start = np.zeros(sizes.size + 1, np.int64)
         np.cumsum(sizes, out=self.group_start[1:])
-        n_options = problem.n_options
-        link_start = problem._link_start
-        empty = np.flatnonzero(np.diff(link_start)[: self.group_start[-1]] == 0)
+        grouped = self.group_start[-1]
+        empty = np.flatnonzero(np.diff(problem._link_start)[:grouped] == 0)
         if empty.size:
             raise ProblemError(f"option {empty[0]} has no primary item, so it cannot be selected")
-        # nodes 1..N are item headers, N+1 the first spacer; each option is followed by a spacer
-        self.first_node = (problem.n_items + 2 + link_start[:-1]
-                           + np.arange(n_options)).astype(np.uint32)
+        self._prepared = problem._prepare(self.engine.name)
+        self.first_node = self.engine.first_nodes(problem)
+        n_options = problem.n_options
         self.option_group = np.full(n_options, -1, np.int64)
         self.option_value = np.zeros(n_options, np.uint8)
-        self._pristine = problem._build_links()   # to copy when the problem's links are in use
-        grouped = self.group_start[-1]
         self.option_group[:grouped] = np.repeat(np.arange(sizes.size), sizes)
         self.option_value[:grouped] = np.arange(grouped) - np.repeat(self.group_start[:-1], sizes) + 1
 
-    def solve(self, rows, limit: int = 1, *, max_nodes: int | None = None) -> BatchResult:
+    def solve(self, rows, limit: int = 1, *, max_nodes: int | None = None,
+              stop: threading.Event | None = None) -> BatchResult:
         """Solve every row of ``rows`` (a 2-D array of values, ``(n, groups)``), counting up to
         ``limit`` solutions each (``limit=2`` proves a solution unique) within ``max_nodes`` search
-        nodes each."""
+        nodes each.
+
+        The kernel comes back to Python every few milliseconds: Ctrl-C raises KeyboardInterrupt at
+        once (the structure is put back first), and when ``stop`` is set the rows not finished get
+        status STOPPED. Cost: one kernel call for the whole array; nothing is allocated per row.
+        """
         rows = np.ascontiguousarray(rows, dtype=np.uint8)
         if rows.ndim != 2 or rows.shape[1] != self.n_groups:
             raise ValueError(f"rows must have shape (n, {self.n_groups}), not {rows.shape}")
         limit = operator.index(limit)
         if limit < 1:
             raise ValueError(f"limit must be at least 1, not {limit}")
-        max_nodes = _UNLIMITED if max_nodes is None else operator.index(max_nodes)
+        max_nodes = UNLIMITED if max_nodes is None else operator.index(max_nodes)
         n = rows.shape[0]
         result = BatchResult(np.empty(rows.shape, np.uint8), np.empty(n, np.int64),
                              np.empty(n, np.int64), np.empty(n, np.uint8))
-        p = self.problem
-        in_place = p._lock.acquire(blocking=False)
+        prepared = self._prepared
+        structure = prepared.acquire()
+        scratch = Scratch(self.problem.n_primary + 1, self.n_groups)
+        done = False
         try:
-            if in_place:
-                links = p._llink, p._rlink, p._length, p._top, p._ulink, p._dlink
-            else:
-                links = tuple(a.copy() for a in self._pristine)
-            pristine = self._pristine[:3] + self._pristine[4:]      # top never changes
-            kernels.solve_batch(*links, np.uint32(p.n_primary), *pristine, self.group_start,
-                                self.first_node, self.option_group, self.option_value, rows,
-                                limit, max_nodes, *result)
+            while not done:
+                done = self.engine.solve_batch(
+                    structure, prepared.pristine, self.first_node, self.group_start, self.option_group,
+                    self.option_value, rows, limit, max_nodes, WORK, *result, *scratch.arrays())
+                if not done and stop is not None and stop.is_set():
+                    row = int(scratch.where[ROW])
+                    result.status[row:] = STOPPED
+                    result.counts[row:] = 0
+                    result.nodes[row:] = 0
+                    result.answers[row:] = 0
+                    break
         finally:
-            if in_place:
-                p._lock.release()
+            if not done:
+                self.engine.restore(structure, prepared.pristine)
+            prepared.release(structure)
         return result

@@ -7,7 +7,7 @@ import sys
 
 from . import __version__
 from .formats import read_dlx
-from .problem import ExactCover, ProblemError
+from .model import ExactCover, ProblemError
 
 #: Exit statuses: 1 for bad input, 3 when the node budget ran out before the search was done.
 ERROR, OUT_OF_NODES = 1, 3

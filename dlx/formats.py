@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 from typing import IO
 
 from . import __version__
-from .problem import (
+from .model import (
     ExactCover,
     ProblemError,
     declare_items,

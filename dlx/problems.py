@@ -13,7 +13,7 @@ N queens, Langford pairs and pentomino packings.
 """
 from __future__ import annotations
 
-from .problem import ExactCover
+from .model import ExactCover
 
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 

@@ -1,165 +1,267 @@
-"""The Python side of a search: first solution, lazy iteration, counts and statistics.
+"""A search run: lazy solutions, counts, limits, node budgets, stop and resume, and its statistics.
 
-Each search is a :class:`_Run`: the kernel's state (``choice`` stack, phase, counters) in small arrays,
-so the kernel can stop after a solution and resume where it was. A run works in place on the
-problem's links when no other run holds them, else on freshly built ones, so iterators may be interleaved
-or run in threads. Whatever way a run ends (exhausted, limit reached, iterator abandoned), the links
-it used are back exactly as built.
+A :class:`Search` owns its machine (the kernel's state arrays) and its :class:`SearchStats`, so
+runs never share anything but the problem. It works in place on the engine's structure when no
+other run holds it, else on a copy (:class:`dlx.engines.Prepared`). The kernel returns to Python
+every ``WORK`` updates (a few milliseconds), which is where Ctrl-C is noticed: KeyboardInterrupt
+reaches the caller at once and leaves the run paused and consistent, to resume or close. Whatever
+way a run ends, the structure it used is back exactly as built.
 """
 from __future__ import annotations
 
 import operator
 import time
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import kernels
+from . import engines
+from .engines.base import NODES, PHASE, SOLUTIONS, STOP, UPDATES
+from .status import Status, of_code
+
+if TYPE_CHECKING:
+    from .model import ExactCover
 
 #: Solutions per kernel call while iterating start at 1 (the first answer comes at once) and double
 #: up to this, so that a long iteration pays the call overhead rarely.
 MAX_BATCH = 4096
-_UNLIMITED = np.iinfo(np.int64).max
-
-
-#: Why a search stopped, as ``SearchStats.status`` says it.
-COMPLETE = "complete"      # the whole search tree was explored
-LIMIT = "limit"            # the solution limit was reached
-MAX_NODES = "max_nodes"    # the node budget ran out
-STOPPED = "stopped"        # the iterator was closed or abandoned before the end
-RUNNING = "running"        # an iterator is still going
+#: Updates per kernel call before it returns to Python (about 10-50 ms of search): often enough for
+#: a prompt Ctrl-C, rarely enough to cost nothing.
+WORK = 1 << 24
+UNLIMITED = np.iinfo(np.int64).max
 
 
 @dataclass(frozen=True)
 class SearchStats:
-    """What the last search did, counted as Knuth's DLX1 counts it.
+    """What a search did, counted as Knuth's DLX1 counts it.
 
     ``nodes``: levels entered (dead ends included) plus one per solution; ``updates``: items covered
-    plus nodes unlinked; ``solutions``: solutions visited; ``seconds``: time spent in the kernel;
-    ``status``: why it stopped: ``"complete"`` (the whole tree was explored), ``"limit"`` (the
-    solution limit was reached), ``"max_nodes"`` (the node budget ran out), ``"stopped"`` (the
-    iterator was closed early) or ``"running"`` (the iterator is not finished).
+    plus nodes unlinked; ``solutions``: solutions visited; ``seconds``: time spent searching (not
+    loading the kernels); ``status``: a :class:`dlx.Status`: ``"complete"`` (the whole search tree
+    was explored), ``"limit"`` (the solution limit was reached), ``"max_nodes"`` (the node budget ran
+    out), ``"stopped"`` (stopped on request, or the iterator was closed early) or ``"running"``.
+
+    Stats add up (``a + b``), as the parts of a split search do: counters and seconds add, and the
+    sum is complete only when both parts are; otherwise it has the status of the first part that
+    is not complete.
     """
 
     nodes: int
     updates: int
     solutions: int
     seconds: float
-    status: str
+    status: Status
 
     @property
     def complete(self) -> bool:
         """True when the whole search tree was explored, so ``solutions`` is the full count."""
-        return self.status == COMPLETE
+        return self.status == Status.COMPLETE
+
+    def __add__(self, other: SearchStats) -> SearchStats:
+        if not isinstance(other, SearchStats):
+            return NotImplemented
+        status = self.status if self.status != Status.COMPLETE else other.status
+        return SearchStats(self.nodes + other.nodes, self.updates + other.updates,
+                           self.solutions + other.solutions, self.seconds + other.seconds, status)
 
 
-def check_limit(limit: int | None, name: str = "limit") -> int | None:
-    if limit is None:
+def check_count(value: int | None, name: str) -> int | None:
+    """``value`` as a whole number of at least 0 (None stays None: no limit); a clear error else."""
+    if value is None:
         return None
-    limit = operator.index(limit)
-    if limit < 0:
-        raise ValueError(f"{name} must be None or a non-negative integer, not {limit}")
-    return limit
+    value = operator.index(value)
+    if value < 0:
+        raise ValueError(f"{name} must be None or a non-negative integer, not {value}")
+    return value
 
 
-class _Run:
-    """One search over one problem."""
+class Search(Iterator[tuple[int, ...]]):
+    """One search of a problem: an iterator over its solutions (sorted tuples of option numbers)
+    that pauses, rather than ends, at its solution ``limit``, at ``max_nodes`` nodes, on
+    :meth:`stop` and on Ctrl-C; :meth:`resume` lets it go on. Made by :meth:`ExactCover.search`
+    (and, closing itself when it ends, by :meth:`ExactCover.solutions`).
 
-    def __init__(self, problem, max_nodes: int | None) -> None:
+    ``stats`` is this run's own; nodes, updates and solutions of the pieces of a paused and resumed
+    run add up exactly to those of one uninterrupted run. Cost: a few microseconds to start (the
+    engine's structure is built once per problem), then the search itself.
+    """
+
+    def __init__(self, problem: ExactCover, *, limit: int | None = None, max_nodes: int | None = None,
+                 engine: str = engines.DEFAULT, close_at_end: bool = False) -> None:
         self.problem = problem
-        self.max_nodes = _UNLIMITED if max_nodes is None else max_nodes
-        self.owner = problem._lock.acquire(blocking=False)
-        if self.owner:
-            links = (problem._llink, problem._rlink, problem._length, problem._ulink, problem._dlink)
-        else:
-            # the problem's links are in use (mid-search), so build a fresh set
-            links = problem._build_links()
-            links = links[:3] + links[4:]
-        self.llink, self.rlink, self.length, self.ulink, self.dlink = links
-        self.top = problem._top
-        self.n1 = np.uint32(problem.n_primary)
-        # every level covers at least one more primary item, so n_primary levels at most
-        self.choice = np.zeros(problem.n_primary + 1, np.uint32)
-        self.state = np.zeros(2, np.int64)
-        self.counters = np.zeros(3, np.int64)
+        self.engine = engines.get(engine)
+        self._limit = _total(0, check_count(limit, "limit"))
+        self._max_nodes = _total(0, check_count(max_nodes, "max_nodes"))
+        self._close_at_end = close_at_end
+        self._prepared = problem._prepare(self.engine.name)
+        self._structure = self._prepared.acquire(self)
+        self._holding = True
+        self._machine = self.engine.start(self._structure)
+        self._state = self._machine.state
+        self._found: deque[tuple[int, ...]] = deque()     # found by the kernel, not yet yielded
+        self._batch = 1
+        self._out = self._ends = np.zeros(0, np.int32)
         self.seconds = 0.0
-        self.status = RUNNING
-        self.closed = False
-        self.out = self.ends = np.zeros(0, np.int32)
-        problem.stats = self.stats()
+        self._status = Status.RUNNING
+        self._closed = False
+        problem._note(self.stats)
 
-    def advance(self, want: int) -> int:
-        """Run the kernel until ``want`` more solutions (or the end); returns how many it found."""
-        started = time.perf_counter()
-        found = kernels.search(self.llink, self.rlink, self.length, self.top, self.ulink, self.dlink,
-                               self.n1, self.choice, self.state, self.counters, want, self.max_nodes,
-                               False, self.out, self.ends)
-        self.seconds += time.perf_counter() - started
-        phase = self.state[kernels.PHASE]
-        if phase == kernels.DONE:
-            self.status = COMPLETE
-        elif phase == kernels.SPENT:
-            self.status = MAX_NODES
-        self.problem.stats = self.stats()
-        return int(found)
+    # --- what a run says about itself
 
     @property
-    def over(self) -> bool:
-        return self.status != RUNNING
+    def status(self) -> Status:
+        return self._status
 
-    def solutions(self, want: int) -> list[tuple[int, ...]]:
-        """Up to ``want`` more solutions, each a sorted tuple of option numbers."""
-        depth = self.choice.size
-        if self.ends.size < want:
-            self.ends = np.zeros(want, np.int32)
-            self.out = np.zeros(max(depth, min(want * depth, 1 << 20)), np.int32)
-        found = self.advance(want)
-        ends = self.ends[:found].tolist()
-        out = self.out
-        return [tuple(sorted(out[a:b].tolist())) for a, b in zip([0, *ends], ends)]
-
+    @property
     def stats(self) -> SearchStats:
-        nodes, updates, solutions = self.counters.tolist()
-        return SearchStats(nodes, updates, solutions, self.seconds, self.status)
+        return SearchStats(int(self._state[NODES]), int(self._state[UPDATES]),
+                           int(self._state[SOLUTIONS]), self.seconds, self._status)
 
-    def close(self, status: str = STOPPED) -> None:
-        """End the run: put back what a paused search still has covered and free the links.
+    def applied(self) -> list[int]:
+        """The options (numbers) this paused run has applied, in level order."""
+        if self._closed:
+            return []
+        return self.engine.applied(self._structure, self._machine)
 
-        ``status`` says why, when the kernel did not end the search itself."""
-        if self.closed:
-            return
-        self.closed = True
-        if self.status == RUNNING:
-            self.status = status
-            self.problem.stats = self.stats()
-        kernels.unwind(self.llink, self.rlink, self.length, self.top, self.ulink, self.dlink,
-                       self.n1, self.choice, self.state)
-        if self.owner:
-            self.problem._lock.release()
+    def check(self) -> None:
+        """Assert that this run's structure is exactly as the options it has applied make it
+        (valid at any point the run is paused)."""
+        self.engine.check(self.problem, self._structure, self.applied())
 
+    # --- driving the kernel
 
-def count(problem, limit: int | None, max_nodes: int | None) -> int:
-    run = _Run(problem, max_nodes)
-    found = 0
-    try:
-        if limit != 0:
-            found = run.advance(_UNLIMITED if limit is None else limit)
+    def _advance(self, want: int, out: np.ndarray, ends: np.ndarray) -> int:
+        """Run the kernel until ``want`` more solutions (one call's worth when recording them), the
+        limit, the budget, the end or a stop; returns the solutions found. The kernel comes back
+        every ``WORK`` updates, so a signal's handler runs (and KeyboardInterrupt leaves the run
+        paused and whole)."""
+        want = min(want, self._limit - int(self._state[SOLUTIONS]))
+        found = 0
+        started = time.perf_counter()
+        try:
+            while found < want and self._status == Status.RUNNING:
+                found += self.engine.advance(self._structure, self._machine, want - found,
+                                             self._max_nodes, WORK, out, ends)
+                if self._state[PHASE] != Status.RUNNING.code or (ends.size and found):
+                    break
+        finally:
+            self.seconds += time.perf_counter() - started
+            self._settle()
         return found
-    finally:
-        run.close(LIMIT)
+
+    def _settle(self) -> None:
+        """Translate the kernel's phase into the run's status, once."""
+        phase = of_code(int(self._state[PHASE]))
+        if phase == Status.RUNNING and self._state[SOLUTIONS] >= self._limit:
+            phase = Status.LIMIT
+        self._status = phase
+        if phase == Status.COMPLETE:
+            self._release()         # nothing is applied: the structure is as built
+        self.problem._note(self.stats)
+
+    def __next__(self) -> tuple[int, ...]:
+        if not self._found:
+            self._fill()
+        if not self._found:
+            if self._close_at_end:
+                self.close(self._status if self._status != Status.RUNNING else Status.STOPPED)
+            raise StopIteration
+        return self._found.popleft()
+
+    def __iter__(self) -> Search:
+        return self
+
+    def _fill(self) -> None:
+        """Ask the kernel for the next few solutions (1, 2, 4, ... up to MAX_BATCH per call)."""
+        if self._closed or self._status != Status.RUNNING:
+            return
+        want = self._batch
+        self._batch = min(2 * self._batch, MAX_BATCH)
+        depth = self._machine.choice.size
+        if self._ends.size < want:
+            self._ends = np.zeros(want, np.int32)
+            self._out = np.zeros(max(depth, min(want * depth, 1 << 20)), np.int32)
+        before = int(self._state[SOLUTIONS])
+        try:
+            self._advance(want, self._out, self._ends)
+        finally:
+            # from the counter, not the return value: an interrupt must not lose solutions found
+            found = int(self._state[SOLUTIONS]) - before
+            ends = self._ends[:found].tolist()
+            out = self._out
+            self._found.extend(tuple(sorted(out[a:b].tolist())) for a, b in zip([0, *ends], ends))
+
+    def count(self) -> int:
+        """Visit every solution left (within the limit and the budget) without building them;
+        returns how many there were, counting any found but not yet yielded."""
+        found = len(self._found)
+        self._found.clear()
+        if not self._closed:
+            empty = np.zeros(0, np.int32)
+            found += self._advance(UNLIMITED, empty, empty)
+        if self._close_at_end:
+            self.close(self._status if self._status != Status.RUNNING else Status.STOPPED)
+        return found
+
+    # --- pausing, going on, ending
+
+    def stop(self) -> None:
+        """Ask the run to stop (from any thread, or a signal handler): the kernel sees the request
+        within ``POLL`` updates and the run pauses with status ``"stopped"``; :meth:`resume` goes
+        on from there."""
+        self._state[STOP] = 1
+
+    def resume(self, *, limit: int | None = None, max_nodes: int | None = None) -> Search:
+        """Let a paused run go on, for at most ``limit`` more solutions and ``max_nodes`` more
+        nodes (None: no limit); returns the run, to iterate or count."""
+        if self._closed:
+            raise ValueError(f"this search is closed ({self._status}); start a new one")
+        solutions, nodes = int(self._state[SOLUTIONS]), int(self._state[NODES])
+        self._limit = _total(solutions, check_count(limit, "limit"))
+        self._max_nodes = _total(nodes, check_count(max_nodes, "max_nodes"))
+        self._state[STOP] = 0
+        if self._status != Status.COMPLETE:
+            self._status = Status.RUNNING
+        self.problem._note(self.stats)
+        return self
+
+    def close(self, status: Status = Status.STOPPED) -> None:
+        """End the run: take back what it still has applied and hand back the structure. A run
+        that has not ended gets ``status`` (``"stopped"``)."""
+        if self._closed:
+            return
+        self._found.clear()
+        if self._status == Status.RUNNING:
+            self._status = status
+        self.engine.unwind(self._structure, self._machine)
+        self._release()
+        self._closed = True
+        self.problem._note(self.stats)
+
+    def _release(self) -> None:
+        if self._holding:
+            self._holding = False
+            self._prepared.release(self._structure)
+
+    def __enter__(self) -> Search:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def __repr__(self) -> str:
+        s = self.stats
+        return f"<Search {s.status}: {s.solutions} solutions, {s.nodes} nodes>"
 
 
-def iterate(problem, limit: int | None, max_nodes: int | None) -> Iterator[tuple[int, ...]]:
-    run = _Run(problem, max_nodes)
-    left = limit
-    try:
-        batch = 1
-        while left != 0 and not run.over:
-            found = run.solutions(batch if left is None else min(batch, left))
-            if left is not None:
-                left -= len(found)
-            yield from found
-            batch = min(2 * batch, MAX_BATCH)
-    finally:
-        run.close(LIMIT if left == 0 else STOPPED)
+def _total(done: int, more: int | None) -> int:
+    return UNLIMITED if more is None else done + more

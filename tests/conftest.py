@@ -1,10 +1,7 @@
 from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parent.parent
-EXAMPLES = ROOT / "examples"
-SHARED_DLX = ROOT.parent / "shared" / "data" / "dlx"
+from support import SHARED_DLX
 
 
 @pytest.fixture
@@ -13,12 +10,3 @@ def shared_dlx() -> Path:
     if not SHARED_DLX.is_dir():
         pytest.skip("../shared/data/dlx is not present")
     return SHARED_DLX
-SHARED_DATA = ROOT.parent / "shared" / "data"
-
-
-def shared_lines(name: str) -> list[str]:
-    """The lines of a file of ../shared/data; the test skips when it is absent."""
-    path = SHARED_DATA / name
-    if not path.is_file():
-        pytest.skip(f"../shared/data/{name} is not present")
-    return path.read_text().split()

@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from naive import Counts, algorithm_x, brute_force
-from test_search import small_problems
+from support import small_problems
 
 from dlx import Batch, ExactCover, ProblemError, problems
-from dlx.batch import INVALID, NO_SOLUTION, OUT_OF_NODES, SOLVED
+from dlx.status import INVALID, MAX_NODES, NO_SOLUTION, SOLVED
 
 
 @st.composite
@@ -102,7 +102,7 @@ def test_queens_by_rows():
 def test_node_budget_and_bad_arguments():
     batch = Batch(problems.queens(12), [12] * 12)
     result = batch.solve(np.zeros((1, 12), np.uint8), limit=10**6, max_nodes=500)
-    assert result.status[0] == OUT_OF_NODES and result.nodes[0] == 500 and 0 < result.counts[0] < 14200
+    assert result.status[0] == MAX_NODES and result.nodes[0] == 500 and 0 < result.counts[0] < 14200
     batch.problem.check()
     with pytest.raises(ValueError, match="shape"):
         batch.solve(np.zeros((2, 11), np.uint8))

@@ -4,10 +4,9 @@ import sys
 import time
 
 import pytest
-from conftest import EXAMPLES, ROOT
 from hypothesis import given, settings
 from naive import brute_force
-from test_search import small_problems
+from support import EXAMPLES, ROOT, small_problems
 
 sys.path.insert(0, str(ROOT / "bench"))
 import compare

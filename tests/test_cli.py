@@ -3,7 +3,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import EXAMPLES
+from support import EXAMPLES
 
 from dlx import read_dlx
 from dlx.cli import main

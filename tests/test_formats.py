@@ -4,13 +4,13 @@ import string
 
 import numpy as np
 import pytest
-from conftest import EXAMPLES
+from support import EXAMPLES, links_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import dlx
 from dlx import ExactCover, ProblemError, read_dlx, write_dlx
-from dlx.kernels import SPACER
+from dlx.engines.links import SPACER
 
 
 def test_knuth_example():
@@ -47,15 +47,16 @@ def test_shared_files_parse(shared_dlx):
 def test_links_follow_dlx1_layout():
     ec = read_dlx(EXAMPLES / "knuth.dlx")
     n = ec.n_items
+    L = links_of(ec)
     # item 'a' (1) is in options 1 and 3: its list runs header -> node of option 1 -> node of option 3
-    first_a = ec._dlink[1]
-    second_a = ec._dlink[first_a]
-    assert ec._top[first_a] == ec._top[second_a] == 1 and ec._dlink[second_a] == 1
-    assert ec._length.tolist() == [0, 2, 2, 2, 3, 2, 2, 3]
+    first_a = L.dlink[1]
+    second_a = L.dlink[first_a]
+    assert L.top[first_a] == L.top[second_a] == 1 and L.dlink[second_a] == 1
+    assert L.length.tolist() == [0, 2, 2, 2, 3, 2, 2, 3]
     # spacers: node n+1 first, then one after each option, top = SPACER | (number of the option before)
-    spacers = np.flatnonzero(ec._top[n + 1:] >= SPACER) + n + 1
+    spacers = np.flatnonzero(L.top[n + 1:] >= SPACER) + n + 1
     assert spacers.tolist() == [8, 11, 15, 19, 23, 26, 30]
-    assert (ec._top[spacers] ^ SPACER).tolist() == [0x7FFFFFFF, 0, 1, 2, 3, 4, 5]
+    assert (L.top[spacers] ^ SPACER).tolist() == [0x7FFFFFFF, 0, 1, 2, 3, 4, 5]
 
 
 def test_comments_blank_lines_and_secondary():
@@ -126,7 +127,7 @@ def test_item_order():
     ec = ExactCover([["b", "x"], ["a", "c"]], secondary=["x"])
     assert ec.items == ("b", "a", "c", "x")
     ec = ExactCover([["b", "x"], ["a", "c"]], primary=["c", "b", "a", "d"], secondary=["x"])
-    assert ec.items == ("c", "b", "a", "d", "x") and ec._length[4] == 0
+    assert ec.items == ("c", "b", "a", "d", "x") and links_of(ec).length[4] == 0
 
 
 names = st.text(alphabet=string.ascii_letters + string.digits + "_-.", min_size=1, max_size=4)
@@ -158,7 +159,7 @@ def test_file_and_lists_give_the_same_problem(problem):
         ec.check()
         assert ec.items == tuple(primary + secondary)
         assert [list(ec.option(k)) for k in range(ec.n_options)] == options
-    assert np.array_equal(from_file._dlink, from_lists._dlink)
+    assert np.array_equal(links_of(from_file).dlink, links_of(from_lists).dlink)
 
 
 @settings(max_examples=150, deadline=None)
@@ -179,7 +180,7 @@ def test_write_then_read_gives_the_problem_back(tmp_path_factory, problem):
 def test_write_shipped_example_round_trip(tmp_path):
     ec = read_dlx(EXAMPLES / "queens8.dlx")
     back = read_dlx(write_dlx(ec, tmp_path / "q.dlx"))
-    assert np.array_equal(back._dlink, ec._dlink) and back.count() == 92
+    assert np.array_equal(links_of(back).dlink, links_of(ec).dlink) and back.count() == 92
     assert (back.stats.nodes, back.stats.updates) == (1049, 16680)
 
 

@@ -3,33 +3,12 @@ import threading
 from itertools import islice
 
 import pytest
-from conftest import EXAMPLES
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from naive import Counts, algorithm_x, brute_force, is_exact_cover
+from naive import Counts, algorithm_x, brute_force
+from support import EXAMPLES, SHARED_DLX, assert_solutions, small_problems
 
 from dlx import ExactCover, SearchStats, problems, read_dlx
-
-
-@st.composite
-def small_problems(draw):
-    """Random exact-cover problems small enough for brute force, often with several solutions."""
-    primary = [f"p{i}" for i in range(draw(st.integers(1, 6)))]
-    secondary = [f"s{i}" for i in range(draw(st.integers(0, 3)))]
-    items = primary + secondary
-    options = []
-    for _ in range(draw(st.integers(0, 14))):
-        option = draw(st.lists(st.sampled_from(items), min_size=1, max_size=3, unique=True))
-        if not set(option) & set(primary):
-            option.insert(draw(st.integers(0, len(option))), draw(st.sampled_from(primary)))
-        options.append(option)
-    return primary, secondary, options
-
-
-def assert_solutions(ec, solutions, primary, secondary):
-    for solution in solutions:
-        assert list(solution) == sorted(set(solution))
-        assert is_exact_cover([ec.option(k) for k in solution], primary, secondary)
 
 
 @settings(max_examples=200, deadline=None)
@@ -120,7 +99,7 @@ def test_knuth_example():
 
 
 def dlx1_figures():
-    from conftest import SHARED_DLX
+    from support import SHARED_DLX
     path = SHARED_DLX / "expected.tsv"
     if not path.is_file():
         return [pytest.param(None, marks=pytest.mark.skip(reason="../shared/data/dlx is not present"))]

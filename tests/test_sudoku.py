@@ -4,37 +4,13 @@ import itertools
 
 import numpy as np
 import pytest
-from conftest import EXAMPLES, shared_lines
+from support import EXAMPLES, INKALA, assert_solves, shared_lines
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import sudoku
 from sudoku import PuzzleError, encode
 from sudoku.grid import SYMBOLS, parse, pretty, to_text
-
-INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
-
-
-def assert_solves(puzzle, solution: str) -> None:
-    """``solution`` fills ``puzzle`` and obeys the rules: each row, column and box a permutation."""
-    givens = parse(puzzle)
-    values = parse(solution)
-    n = encode_n(values)
-    size = n * n
-    assert values.size == givens.size and values.all()
-    assert ((givens == 0) | (givens == values)).all(), "a given was changed"
-    g = values.reshape(size, size)
-    full = list(range(1, size + 1))
-    for i in range(size):
-        assert sorted(g[i, :]) == full, f"row {i + 1}"
-        assert sorted(g[:, i]) == full, f"column {i + 1}"
-        box = g[i // n * n:i // n * n + n, i % n * n:i % n * n + n]
-        assert sorted(box.reshape(-1)) == full, f"box {i + 1}"
-
-
-def encode_n(values) -> int:
-    return round(values.size ** 0.25)
-
 
 def test_encoding_sizes():
     for n in (2, 3, 4, 5):

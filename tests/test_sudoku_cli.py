@@ -3,8 +3,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import EXAMPLES, SHARED_DATA
-from test_sudoku import assert_solves
+from support import EXAMPLES, SHARED_DATA, assert_solves
 
 from sudoku.cli import main
 

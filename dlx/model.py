@@ -1,17 +1,20 @@
-"""ExactCover: item names <-> ids, options -> flat arrays, validation."""
+"""The problem as data: item names <-> ids, options in CSR form, validation. Immutable; pickles.
+
+An :class:`ExactCover` knows nothing of how it is searched: each engine builds its own structure
+from it when first asked (:mod:`dlx.engines`), and each search is a :class:`dlx.search.Search` that
+owns its state and its statistics.
+"""
 from __future__ import annotations
 
 import operator
 import threading
 from collections.abc import Hashable, Iterable, Iterator, Sequence
-from itertools import pairwise
 
 import numpy as np
 
-from . import search
-from .kernels import SPACER, build_links
+from . import engines
 from .matrix import matrix_options
-from .search import SearchStats
+from .search import Search, SearchStats, check_count
 
 
 class ProblemError(ValueError):
@@ -47,13 +50,19 @@ class ExactCover:
     1
     >>> ec.stats.nodes, ec.stats.updates, ec.stats.complete
     (6, 30, True)
+
+    The problem is immutable once built and pickles (names and options only; the engines'
+    structures are built again where it is unpickled). ``option_colours`` (a colour per option
+    entry) and ``bounds`` (lo, hi per primary item) are kept for the engines of colours and
+    multiplicities; until those exist they are None.
     """
 
     items: tuple[Hashable, ...]
     n_primary: int
     option_start: np.ndarray
     option_items: np.ndarray
-    stats: SearchStats | None
+    option_colours: np.ndarray | None
+    bounds: np.ndarray | None
 
     def __init__(
         self,
@@ -114,22 +123,42 @@ class ExactCover:
         self._setup(items, n_primary, start, ids)
         return self
 
-    def _setup(self, items, n_primary, start, ids) -> None:
-        self.items = tuple(items)
+    def _setup(self, items, n_primary, start, ids, colours=None, bounds=None) -> None:
         if n_primary < 1:
             raise ProblemError("no primary items")
-        self.n_primary = n_primary
-        self.option_start = np.asarray(start, dtype=np.int32)
-        self.option_items = np.asarray(ids, dtype=np.int32)
-        self._link_start, self._link_items = _usable(self.option_start, self.option_items, n_primary)
-        (self._llink, self._rlink, self._length,
-         self._top, self._ulink, self._dlink) = self._build_links()
-        self._lock = threading.Lock()     # held by the run searching in place on these links
-        self.stats = None
+        start = _frozen(np.asarray(start, dtype=np.int32))
+        ids = _frozen(np.asarray(ids, dtype=np.int32))
+        link_start, link_items = _usable(start, ids, n_primary)
+        fields = {"items": tuple(items), "n_primary": n_primary, "option_start": start,
+                  "option_items": ids, "option_colours": colours, "bounds": bounds,
+                  "_link_start": _frozen(link_start), "_link_items": _frozen(link_items),
+                  "_prepared": {}, "_prepare_lock": threading.Lock(), "_local": threading.local()}
+        for name, value in fields.items():
+            object.__setattr__(self, name, value)
 
-    def _build_links(self) -> tuple[np.ndarray, ...]:
-        """DLX1's arrays ``(llink, rlink, length, top, ulink, dlink)`` for this problem, fresh."""
-        return build_links(self._link_start, self._link_items, len(self.items), self.n_primary)
+    def __setattr__(self, name, value):
+        raise AttributeError(f"an ExactCover is immutable (cannot set {name!r})")
+
+    def __getstate__(self) -> dict:
+        return {"items": self.items, "n_primary": self.n_primary, "option_start": self.option_start,
+                "option_items": self.option_items, "option_colours": self.option_colours,
+                "bounds": self.bounds}
+
+    def __setstate__(self, state: dict) -> None:
+        self._setup(state["items"], state["n_primary"], state["option_start"], state["option_items"],
+                    state["option_colours"], state["bounds"])
+
+    def _prepare(self, engine: str) -> engines.Prepared:
+        """The structure of ``engine`` for this problem, built on first use (Prepared: in place
+        for one run at a time, copies for the others)."""
+        prepared = self._prepared.get(engine)
+        if prepared is None:
+            with self._prepare_lock:
+                prepared = self._prepared.get(engine)
+                if prepared is None:
+                    prepared = engines.Prepared(engines.get(engine), self)
+                    self._prepared[engine] = prepared
+        return prepared
 
     @property
     def n_items(self) -> int:
@@ -143,6 +172,16 @@ class ExactCover:
     def n_options(self) -> int:
         return len(self.option_start) - 1
 
+    @property
+    def stats(self) -> SearchStats | None:
+        """The statistics of the latest search this thread started on this problem (None before
+        the first). Each search keeps its own (:attr:`Search.stats`); this is a shortcut to the
+        latest, as Knuth's programs report after a run."""
+        return getattr(self._local, "stats", None)
+
+    def _note(self, stats: SearchStats) -> None:
+        self._local.stats = stats
+
     def option(self, k: int) -> tuple[Hashable, ...]:
         """The item names of option ``k``, in input order."""
         if not 0 <= k < self.n_options:
@@ -150,19 +189,37 @@ class ExactCover:
         ids = self.option_items[self.option_start[k]:self.option_start[k + 1]]
         return tuple(self.items[i] for i in ids)
 
-    def first(self, *, max_nodes: int | None = None) -> tuple[int, ...] | None:
+    def search(self, *, limit: int | None = None, max_nodes: int | None = None,
+               engine: str = engines.DEFAULT) -> Search:
+        """A search of this problem that pauses instead of ending: at ``limit`` solutions, at
+        ``max_nodes`` nodes, on :meth:`Search.stop` or Ctrl-C, and can go on with
+        :meth:`Search.resume`. Iterate it for solutions or call :meth:`Search.count`; close it (or
+        use ``with``) to put the links back at once.
+
+        >>> from dlx import problems
+        >>> with problems.queens(8).search(max_nodes=500) as run:
+        ...     first = run.count()
+        ...     status = run.status
+        ...     rest = run.resume(max_nodes=None).count()
+        >>> first, status, first + rest, run.stats.nodes     # the pieces add up to the whole run
+        (44, 'max_nodes', 92, 1049)
+        """
+        return Search(self, limit=limit, max_nodes=max_nodes, engine=engine)
+
+    def first(self, *, max_nodes: int | None = None, engine: str = engines.DEFAULT) -> tuple[int, ...] | None:
         """The first solution found (option numbers, ascending), or None when there is none (or
         none within ``max_nodes`` nodes: ``stats.status`` tells which)."""
-        return next(self.solutions(1, max_nodes=max_nodes), None)
+        return next(self.solutions(1, max_nodes=max_nodes, engine=engine), None)
 
-    def solutions(self, limit: int | None = None, *, max_nodes: int | None = None
-                  ) -> Iterator[tuple[int, ...]]:
+    def solutions(self, limit: int | None = None, *, max_nodes: int | None = None,
+                  engine: str = engines.DEFAULT) -> Search:
         """Every solution, lazily, in the order the search finds them (at most ``limit``, and
         within a budget of ``max_nodes`` search nodes).
 
         Each solution is a tuple of option numbers in ascending order. The search runs only as far
         as the iterator is consumed; abandoning it early leaves the problem as it was. When the
-        budget runs out the iterator ends and ``stats.status`` is ``"max_nodes"``.
+        budget runs out the iterator ends and its ``stats.status`` is ``"max_nodes"``. The iterator
+        is a :class:`Search` that closes itself when it ends.
 
         >>> ec = ExactCover([["a"], ["b"], ["a", "b"], ["b", "c"], ["c"]])
         >>> list(ec.solutions())
@@ -170,10 +227,10 @@ class ExactCover:
         >>> list(ec.solutions(limit=2))
         [(0, 1, 4), (0, 3)]
         """
-        return search.iterate(self, search.check_limit(limit),
-                              search.check_limit(max_nodes, "max_nodes"))
+        return Search(self, limit=limit, max_nodes=max_nodes, engine=engine, close_at_end=True)
 
-    def count(self, limit: int | None = None, *, max_nodes: int | None = None) -> int:
+    def count(self, limit: int | None = None, *, max_nodes: int | None = None,
+              engine: str = engines.DEFAULT) -> int:
         """The number of solutions; counting stops at ``limit`` solutions or ``max_nodes`` search
         nodes. ``stats`` tells what it cost and whether the count is complete.
 
@@ -186,7 +243,9 @@ class ExactCover:
         >>> queens.count(), queens.stats.status
         (724, 'complete')
         """
-        return search.count(self, search.check_limit(limit), search.check_limit(max_nodes, "max_nodes"))
+        check_count(limit, "limit")
+        with Search(self, limit=limit, max_nodes=max_nodes, engine=engine) as run:
+            return run.count()
 
     def __len__(self) -> int:
         return self.n_options
@@ -196,36 +255,21 @@ class ExactCover:
                 f"{self.n_secondary} secondary), {self.n_options} options)")
 
     def check(self) -> None:
-        """Assert that the links are exactly as built from the options (Knuth's ``sanity()``).
+        """Assert that every engine's structure is exactly what it must be: as built, or, while a
+        paused search holds it, as built with that search's options applied (Knuth's
+        ``sanity()``, made exact). Tests call this after every step."""
+        if not self._prepared:
+            self._prepare(engines.DEFAULT)
+        for prepared in list(self._prepared.values()):
+            prepared.check()
 
-        Every search must leave the structure as it found it; tests call this after each run.
-        """
-        n, n1 = self.n_items, self.n_primary
-        llink, rlink, length = self._llink, self._rlink, self._length
-        top, ulink, dlink = self._top, self._ulink, self._dlink
-        for root, members in ((0, range(1, n1 + 1)), (n + 1, range(n1 + 1, n + 1))):
-            ring = [root, *members, root]
-            for a, b in pairwise(ring):
-                assert rlink[a] == b and llink[b] == a, f"item list broken between {a} and {b}"
-        spacer = n + 1
-        columns: list[list[int]] = [[] for _ in range(n + 1)]
-        for k in range(self.n_options):
-            first = spacer + 1
-            ids = self._link_items[self._link_start[k]:self._link_start[k + 1]]
-            for offset, i in enumerate(ids):
-                assert top[first + offset] == i + 1, f"node {first + offset} has the wrong item"
-                columns[i + 1].append(first + offset)
-            last = first + len(ids) - 1
-            assert dlink[spacer] == last, f"spacer {spacer} does not point at option {k}'s last node"
-            spacer = last + 1
-            assert top[spacer] == SPACER | k and ulink[spacer] == first, f"spacer {spacer} is wrong"
-        for i in range(1, n + 1):
-            ring = [i, *columns[i], i]
-            for a, b in pairwise(ring):
-                assert dlink[a] == b and ulink[b] == a, f"list of item {self.items[i - 1]!r} broken at node {a}"
-            assert length[i] == len(columns[i]), f"length of item {self.items[i - 1]!r} is wrong"  # not COVERED
-        empty = sum(not columns[i] for i in range(1, n1 + 1))
-        assert length[0] == empty, f"length[0] is {length[0]}, but {empty} primary items have no options"
+
+def _frozen(a: np.ndarray) -> np.ndarray:
+    a = np.ascontiguousarray(a)
+    if a.flags.writeable:
+        a = a.copy() if a.base is not None else a
+        a.flags.writeable = False
+    return a
 
 
 def _usable(start: np.ndarray, ids: np.ndarray, n_primary: int) -> tuple[np.ndarray, np.ndarray]:

@@ -1,0 +1,102 @@
+"""What every engine provides, and the one place that decides whether a run searches in place.
+
+An engine turns a problem into its own structure (DLX1: the links) and runs a resumable search
+machine on it. The machine's ``state`` array has the same layout for every engine, so the layers
+above read a run's phase and counters without knowing the engine:
+``state[PHASE]`` (a :mod:`dlx.status` code), ``state[LEVEL]``, ``state[STEP]``, ``state[STOP]`` (set
+it to stop the run at its next poll), ``state[NODES]``, ``state[UPDATES]``, ``state[SOLUTIONS]``.
+"""
+from __future__ import annotations
+
+import threading
+import weakref
+from typing import Any, NamedTuple, Protocol
+
+import numpy as np
+
+PHASE, LEVEL, STEP, STOP, NODES, UPDATES, SOLUTIONS = range(7)
+
+
+class Machine(NamedTuple):
+    """A run's state: ``choice[level]`` (engine-defined) and the shared ``state`` array."""
+
+    choice: np.ndarray
+    state: np.ndarray
+
+
+class Engine(Protocol):
+    """The interface of an engine; ``dlx.engines.ENGINES`` maps names to instances."""
+
+    name: str
+
+    def prepare(self, problem) -> Any:
+        """The engine's structure for ``problem``, as built, with its kernels loaded."""
+
+    def copy(self, structure) -> Any:
+        """A fresh copy of an as-built structure, to search on."""
+
+    def restore(self, structure, pristine) -> None:
+        """Make ``structure`` as built again by copying ``pristine`` over it."""
+
+    def start(self, structure) -> Machine:
+        """A machine for a new run on ``structure``."""
+
+    def advance(self, structure, machine: Machine, want: int, max_nodes: int, work: int,
+                out: np.ndarray, ends: np.ndarray) -> int:
+        """Run until ``want`` more solutions, the end, ``max_nodes`` nodes in all, a stop request or
+        about ``work`` units of work; return the solutions visited (see ``dlx1.search``)."""
+
+    def unwind(self, structure, machine: Machine) -> None:
+        """Take back whatever the run still has applied; the structure is as built again."""
+
+    def applied(self, structure, machine: Machine) -> list[int]:
+        """The options (numbers) a paused run has applied, in level order."""
+
+    def check(self, problem, structure, applied: list[int]) -> None:
+        """Assert that ``structure`` is exactly what ``problem`` gives with ``applied`` options."""
+
+    def first_nodes(self, problem) -> np.ndarray:
+        """What the batch kernel needs per option to select it (DLX1: its first node)."""
+
+    def solve_batch(self, structure, pristine, *arrays) -> bool:
+        """One slice of a batch (see ``batch.solve_batch``): True when every row is done."""
+
+
+class Prepared:
+    """An engine's structure for one problem: one built in place, used by whichever run (or batch
+    call) takes it first, and fresh copies of a pristine one for every other run at the same time.
+    So iterators may be interleaved and threads may search one problem at once.
+
+    Cost: building is linear in the size of the problem, once per problem and engine; a copy is a
+    few array copies of that size.
+    """
+
+    def __init__(self, engine: Engine, problem) -> None:
+        self.engine = engine
+        self.problem = problem
+        self.structure = engine.prepare(problem)
+        self.pristine = engine.copy(self.structure)
+        self._lock = threading.Lock()
+        self._holder: weakref.ref | None = None
+
+    def acquire(self, holder=None):
+        """The structure in place when no one holds it (``holder``, if given, is remembered so that
+        :meth:`check` can ask it what it has applied), else a fresh copy."""
+        if self._lock.acquire(blocking=False):
+            self._holder = None if holder is None else weakref.ref(holder)
+            return self.structure
+        return self.engine.copy(self.pristine)
+
+    def release(self, structure) -> None:
+        """Hand back what :meth:`acquire` gave, as built again."""
+        if structure is self.structure:
+            self._holder = None
+            self._lock.release()
+
+    def check(self) -> None:
+        """Check the structure in place at whatever point its holder has paused, and the pristine
+        copy as built."""
+        holder = self._holder() if self._holder is not None else None
+        applied = holder.applied() if holder is not None else []
+        self.engine.check(self.problem, self.structure, applied)
+        self.engine.check(self.problem, self.pristine, [])

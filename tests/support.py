@@ -1,0 +1,76 @@
+"""What the tests share: paths, sample puzzles, hypothesis strategies and checks of answers.
+
+The set-based reference solver lives in naive.py; test modules import from these two, never from
+each other.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import strategies as st
+from naive import is_exact_cover
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+SHARED_DATA = ROOT.parent / "shared" / "data"
+SHARED_DLX = SHARED_DATA / "dlx"
+
+#: Arto Inkala's "world's hardest sudoku" (2012), the usual first test of a solver.
+INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+INKALA_SOLUTION = "812753649943682175675491283154237896369845721287169534521974368438526917796318452"
+
+
+def shared_lines(name: str) -> list[str]:
+    """The lines of a file of ../shared/data; the test skips when it is absent."""
+    path = SHARED_DATA / name
+    if not path.is_file():
+        pytest.skip(f"../shared/data/{name} is not present")
+    return path.read_text().split()
+
+
+@st.composite
+def small_problems(draw):
+    """Random exact-cover problems small enough for brute force, often with several solutions:
+    ``(primary, secondary, options)``."""
+    primary = [f"p{i}" for i in range(draw(st.integers(1, 6)))]
+    secondary = [f"s{i}" for i in range(draw(st.integers(0, 3)))]
+    items = primary + secondary
+    options = []
+    for _ in range(draw(st.integers(0, 14))):
+        option = draw(st.lists(st.sampled_from(items), min_size=1, max_size=3, unique=True))
+        if not set(option) & set(primary):
+            option.insert(draw(st.integers(0, len(option))), draw(st.sampled_from(primary)))
+        options.append(option)
+    return primary, secondary, options
+
+
+def assert_solutions(ec, solutions, primary, secondary) -> None:
+    """Each solution is a sorted tuple of distinct option numbers that covers exactly."""
+    for solution in solutions:
+        assert list(solution) == sorted(set(solution))
+        assert is_exact_cover([ec.option(k) for k in solution], primary, secondary)
+
+
+def assert_solves(puzzle, solution: str) -> None:
+    """``solution`` fills ``puzzle`` and obeys the rules: each row, column and box a permutation."""
+    from sudoku.grid import parse
+
+    givens = parse(puzzle)
+    values = parse(solution)
+    n = round(values.size ** 0.25)
+    size = n * n
+    assert values.size == givens.size and values.all()
+    assert ((givens == 0) | (givens == values)).all(), "a given was changed"
+    g = values.reshape(size, size)
+    full = list(range(1, size + 1))
+    for i in range(size):
+        assert sorted(g[i, :]) == full, f"row {i + 1}"
+        assert sorted(g[:, i]) == full, f"column {i + 1}"
+        box = g[i // n * n:i // n * n + n, i % n * n:i % n * n + n]
+        assert sorted(box.reshape(-1)) == full, f"box {i + 1}"
+
+
+def links_of(ec):
+    """The DLX1 links of ``ec`` as built (the pristine copy the engine keeps)."""
+    return ec._prepare("dlx").pristine
