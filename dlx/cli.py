@@ -5,41 +5,57 @@ import argparse
 import os
 import sys
 
-from . import __version__
+from . import __version__, engines
 from .formats import read_dlx
 from .model import ExactCover, ProblemError
+from .search import Search
+from .status import Status
 
-#: Exit statuses: 1 for bad input, 3 when the node budget ran out before the search was done.
-ERROR, OUT_OF_NODES = 1, 3
+#: Exit statuses: 1 for bad input, 3 when the node budget ran out before the search was done, 130
+#: when interrupted (Ctrl-C), as shells report a command ended by SIGINT.
+ERROR, OUT_OF_NODES, INTERRUPTED = 1, 3, 130
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    run = None
     try:
         problem = read_dlx(args.file)
+        run = problem.search(limit=args.limit, max_nodes=args.max_nodes, engine=args.engine)
+        with run:
+            if args.count:
+                print(run.count())
+            else:
+                print_solutions(problem, run)
+            sys.stdout.flush()
     except ProblemError as e:
         print(f"dlx: error: {e}", file=sys.stderr)
         return ERROR
-    try:
-        if args.count:
-            print(problem.count(args.limit, max_nodes=args.max_nodes))
-        else:
-            print_solutions(problem, problem.solutions(args.limit, max_nodes=args.max_nodes))
-        sys.stdout.flush()
     except BrokenPipeError:
         # the reader went away (`dlx big.dlx | head`): stop quietly, as other filters do
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return ERROR
-    stats = problem.stats
+    except KeyboardInterrupt:
+        sys.stdout.flush()
+        done = "before the search began" if run is None else _so_far(run)
+        print(f"dlx: interrupted {done}", file=sys.stderr)
+        return INTERRUPTED
+    stats = run.stats
     if args.stats:
         s = "" if stats.solutions == 1 else "s"
         print(f"Altogether {stats.solutions} solution{s}, {stats.updates} updates, {stats.nodes} nodes, "
               f"{stats.seconds:.3f} seconds.", file=sys.stderr)
-    if stats.status == "max_nodes":
+    if stats.status == Status.MAX_NODES:
         print(f"dlx: the budget of {args.max_nodes} nodes ran out: the search is incomplete "
               f"({stats.solutions} solutions so far)", file=sys.stderr)
         return OUT_OF_NODES
     return 0
+
+
+def _so_far(run: Search) -> str:
+    s = run.stats
+    return (f"after {s.solutions} solution{'' if s.solutions == 1 else 's'}, {s.nodes} nodes, "
+            f"{s.updates} updates, {s.seconds:.3f} seconds")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -49,12 +65,14 @@ def _parser() -> argparse.ArgumentParser:
                     "DLX format: each chosen option as its item names, one option per line, a blank "
                     "line between solutions.",
         epilog=f"Exit status: 0 when done, {ERROR} for a bad file, {OUT_OF_NODES} when --max-nodes "
-               "ran out before the search was complete.")
+               f"ran out before the search was complete, {INTERRUPTED} when interrupted (Ctrl-C).")
     parser.add_argument("file", help="a problem in Knuth's DLX text format, or - for standard input")
     parser.add_argument("--count", action="store_true", help="print only the number of solutions")
     parser.add_argument("--limit", type=_natural, metavar="K", help="stop after K solutions")
     parser.add_argument("--max-nodes", type=_natural, metavar="N",
                         help="stop after N search nodes (a budget; exit status 3 if it runs out)")
+    parser.add_argument("--engine", choices=list(engines.ENGINES), default=engines.DEFAULT,
+                        help="the search engine (default: %(default)s, Knuth's DLX1)")
     parser.add_argument("--stats", action="store_true",
                         help="print solutions, updates, nodes and seconds on stderr, as DLX1 does")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")

@@ -3,10 +3,17 @@
 A line whose first non-blank character is ``|`` is a comment, and blank lines are skipped. The first
 other line names the primary items, then ``|``, then the secondary items (if any). Every further line
 is one option: the names of its items, separated by blanks. This is the input of Knuth's DLX1.
+
+Knuth's later programs extend the format: DLX2 gives a secondary item a colour in an option
+(``item:colour``) and DLX3 gives a primary item multiplicities in the item line (``lo:hi|item`` or
+``hi|item``). Both are recognised and, until their engines exist, refused with a message that says
+so; ``:`` is therefore not allowed in item names (Knuth forbids it too). A UTF-8 byte-order mark at
+the start is skipped.
 """
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Iterable, Iterator
 from typing import IO
@@ -48,6 +55,10 @@ def read_dlx(source: str | os.PathLike | IO) -> ExactCover:
     return _parse(_numbered_lines(source, str(name)), str(name))
 
 
+_MULTIPLICITY = re.compile(r"(\d+:)?\d+\|.")     # DLX3's lo:hi|item or hi|item
+_BOM = "\ufeff"
+
+
 def _numbered_lines(lines: Iterable[str | bytes], name: str) -> Iterator[tuple[int, str]]:
     for number, line in enumerate(lines, 1):
         if isinstance(line, bytes):
@@ -56,6 +67,8 @@ def _numbered_lines(lines: Iterable[str | bytes], name: str) -> Iterator[tuple[i
             except UnicodeDecodeError as e:
                 raise ProblemError(f"{name}, line {number}: not UTF-8 text ({e.reason} at byte {e.start})",
                                    line=number) from None
+        if number == 1 and line.startswith(_BOM):
+            line = line[1:]
         yield number, line
 
 
@@ -80,17 +93,30 @@ def _parse(numbered: Iterator[tuple[int, str]], name: str) -> ExactCover:
     n_primary = len(primary)
     start, ids = [0], []
     for number, tokens in lines:
-        ids.extend(encode_option(tokens, index, n_primary, f"{name}, line {number}", number))
+        where = f"{name}, line {number}"
+        coloured = next((t for t in tokens if ":" in t), None)
+        if coloured is not None:
+            raise ProblemError(f"{where}: {coloured!r} gives an item a colour (DLX2's item:colour); "
+                               "colours are not supported yet", line=number)
+        ids.extend(encode_option(tokens, index, n_primary, where, number))
         start.append(len(ids))
     return ExactCover._from_ids(items, n_primary, start, ids)
 
 
 def _split_items(tokens: list[str], where: str, line: int) -> tuple[list[str], list[str]]:
+    bounded = next((t for t in tokens if _MULTIPLICITY.match(t)), None)
+    if bounded is not None:
+        raise ProblemError(f"{where}: {bounded!r} gives an item multiplicities (DLX3's lo:hi|item); "
+                           "multiplicities are not supported yet", line=line)
     if tokens.count("|") > 1:
         raise ProblemError(f"{where}: the item line contains '|' more than once", line=line)
     bad = next((t for t in tokens if "|" in t and t != "|"), None)
     if bad is not None:
         raise ProblemError(f"{where}: item name {bad!r} contains '|' (separate it with blanks)", line=line)
+    bad = next((t for t in tokens if ":" in t), None)
+    if bad is not None:
+        raise ProblemError(f"{where}: item name {bad!r} contains ':' (Knuth's format keeps ':' for "
+                           "colours)", line=line)
     if "|" in tokens:
         cut = tokens.index("|")
         return tokens[:cut], tokens[cut + 1:]
@@ -101,8 +127,8 @@ def write_dlx(problem: ExactCover, target: str | os.PathLike | IO) -> str | os.P
     """Write ``problem`` in Knuth's DLX format to a path or an open text file; returns ``target``,
     so ``read_dlx(write_dlx(problem, path))`` reads the same problem back.
 
-    Item names are written with ``str``; a name that is empty, contains a blank or ``|``, or
-    looks like another item's name is a ProblemError. An option without a primary item (from a
+    Item names are written with ``str``; a name that is empty, contains a blank, ``|`` or ``:``,
+    or looks like another item's name is a ProblemError. An option without a primary item (from a
     matrix) has no line of its own: it is written as a comment, so the file numbers its options
     without it.
 
@@ -140,9 +166,9 @@ def write_dlx(problem: ExactCover, target: str | os.PathLike | IO) -> str | os.P
 
 def _check_names(names: list[str], items: tuple) -> None:
     for name, item in zip(names, items):
-        if not name or name.split() != [name] or "|" in name:
+        if not name or name.split() != [name] or "|" in name or ":" in name:
             raise ProblemError(f"item {item!r} cannot be written in DLX format: a name must be "
-                               "non-empty, without blanks or '|'")
+                               "non-empty, without blanks, '|' or ':'")
     twice = first_repeat(names)
     if twice is not None:
         raise ProblemError(f"two items are both written {twice!r} in DLX format")

@@ -6,6 +6,7 @@ import io
 import os
 import sys
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 
 from tqdm import tqdm
@@ -19,20 +20,33 @@ from .solver import INVALID, NO_SOLUTION, SOLVED, map_chunks, solve_chunk
 
 _POSITIVE = whole_number(1)
 
-#: Exit statuses: 1 when some puzzle failed (unreadable, no solution, not unique with --unique).
-FAILED, USAGE = 1, 2
+#: Exit statuses: 1 when some puzzle failed (unreadable, no solution, not unique with --unique);
+#: 130 when interrupted (Ctrl-C), as shells report a command ended by SIGINT.
+FAILED, USAGE, INTERRUPTED = 1, 2, 130
 
 
 @dataclass
 class Tally:
     puzzles: int = 0
-    by_status: dict = field(default_factory=lambda: {SOLVED: 0, NO_SOLUTION: 0, INVALID: 0})
+    by_status: Counter = field(default_factory=Counter)
     not_unique: int = 0
     nodes: int = 0
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    tally = Tally()
+    try:
+        return _run(args, tally)
+    except KeyboardInterrupt:
+        sys.stdout.flush()
+        print(f"sudoku: interrupted after {tally.puzzles} puzzles ({tally.by_status[SOLVED]} solved, "
+              f"{tally.by_status[NO_SOLUTION]} no solution, {tally.by_status[INVALID]} invalid)",
+              file=sys.stderr)
+        return INTERRUPTED
+
+
+def _run(args, tally: Tally) -> int:
     try:
         source = _open(args.file)
     except OSError as e:
@@ -44,13 +58,13 @@ def main(argv: list[str] | None = None) -> int:
         limit = 1
     else:
         limit = args.limit or sys.maxsize
-    tally = Tally()
     encode.batch(3)     # the 9x9 structure, built once per process: setup, not solving time
     started = time.perf_counter()
     bar = tqdm(unit=" puzzles", file=sys.stderr, delay=1.0, disable=args.quiet or not sys.stderr.isatty())
     try:
         with source, bar:
-            for chunk in map_chunks(lambda entries: _solve(entries, limit), read_lines(source), jobs=args.jobs):
+            for chunk in map_chunks(lambda entries, stop: _solve(entries, limit, stop), read_lines(source),
+                                    jobs=args.jobs):
                 sys.stdout.write("".join(_report(args, entry, result, tally) for entry, result in chunk))
                 bar.update(sum(result is not None for _, result in chunk))
         sys.stdout.flush()
@@ -68,8 +82,8 @@ def main(argv: list[str] | None = None) -> int:
     return FAILED if failed or tally.not_unique else 0
 
 
-def _solve(entries: list[Entry], limit: int) -> list:
-    results = iter(solve_chunk([e.puzzle for e in entries if e.puzzle is not None], limit))
+def _solve(entries: list[Entry], limit: int, stop) -> list:
+    results = iter(solve_chunk([e.puzzle for e in entries if e.puzzle is not None], limit, stop=stop))
     return [(e, next(results) if e.puzzle is not None else None) for e in entries]
 
 
@@ -111,10 +125,11 @@ def _warn(entry: Entry, reason: str) -> None:
 
 
 def _open(name: str) -> io.TextIOBase:
-    # undecodable bytes become U+FFFD, so a bad line is reported as a bad character, not a crash
+    # undecodable bytes become U+FFFD, so a bad line is reported as a bad character, not a crash;
+    # utf-8-sig drops a byte-order mark at the start
     if name == "-":
-        return io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
-    return open(name, encoding="utf-8", errors="replace")
+        return io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8-sig", errors="replace")
+    return open(name, encoding="utf-8-sig", errors="replace")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -124,7 +139,8 @@ def _parser() -> argparse.ArgumentParser:
                     "puzzle per line ('.' or '0' for blanks; text after ',' or ':' ignored, so the "
                     "Kaggle CSV works) or grids over several lines. Output: one line per input line.",
         epilog=f"Exit status: 0 when every puzzle went well, {FAILED} when some line failed "
-               "(it is echoed with '# ' in front and reported on stderr with its line number).")
+               "(it is echoed with '# ' in front and reported on stderr with its line number), "
+               f"{INTERRUPTED} when interrupted (Ctrl-C).")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     solve = commands.add_parser("solve", help="print the solution of each puzzle")

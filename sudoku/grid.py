@@ -202,6 +202,8 @@ def read_lines(lines: Iterable[str]) -> Iterator[Entry]:
     number = 0
     for number, raw in enumerate(lines, 1):
         text = raw.rstrip("\r\n")
+        if number == 1:
+            text = text.removeprefix("\ufeff")      # a byte-order mark is no cell
         puzzle = text.split(",", 1)[0].split(":", 1)[0].strip()
         if len(puzzle) == 81 and not grid:
             yield Entry(number, text, puzzle)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -16,14 +17,15 @@ from typing import NamedTuple
 import numpy as np
 
 import dlx
+from dlx import status
 
 from . import encode
 from .grid import PuzzleError, clashes, parse, parse_lines81, texts
 
 CHUNK = 512     # puzzles per kernel call: the call costs nothing per puzzle, and threads share the work
 
-#: ``Result.status`` values
-SOLVED, NO_SOLUTION, INVALID = "solved", "no solution", "invalid"
+#: ``Result.status`` values, from dlx's one vocabulary (each equals its name: ``"solved"``, ...)
+SOLVED, NO_SOLUTION, INVALID = dlx.Status.SOLVED, dlx.Status.NO_SOLUTION, dlx.Status.INVALID
 
 
 class Result(NamedTuple):
@@ -31,7 +33,7 @@ class Result(NamedTuple):
 
     solution: str | None         # the first solution found, or None
     count: int                   # solutions found, at most the limit asked for
-    status: str                  # "solved", "no solution" or "invalid"
+    status: dlx.Status           # "solved", "no solution" or "invalid"
     nodes: int                   # search nodes (DLX1's count)
     error: PuzzleError | None    # why an invalid puzzle is invalid
 
@@ -101,44 +103,54 @@ def solve_many(puzzles: Iterable, *, jobs: int | None = None) -> Iterator[str | 
 def solve_all(puzzles: Iterable, *, limit: int = 1, jobs: int | None = None) -> Iterator[Result]:
     """A :class:`Result` for every puzzle, in input order, counting up to ``limit`` solutions
     each (``limit=2`` proves uniqueness). Never raises for a bad puzzle: its result says why."""
-    return map_chunks(lambda chunk: solve_chunk(chunk, limit), puzzles, jobs=jobs, flatten=True)
+    return map_chunks(lambda chunk, stop: solve_chunk(chunk, limit, stop=stop), puzzles, jobs=jobs,
+                      flatten=True)
 
 
-def map_chunks(work: Callable[[list], list], items: Iterable, *, jobs: int | None = None,
-               flatten: bool = False, chunk: int = CHUNK) -> Iterator:
-    """``work`` on consecutive chunks of ``items``, in order, on ``jobs`` threads; results are
-    yielded as each chunk is done (one by one when ``flatten``). At most ``2 * jobs`` chunks are in
-    flight, so memory does not grow with the input."""
+def map_chunks(work: Callable[[list, threading.Event], list], items: Iterable, *,
+               jobs: int | None = None, flatten: bool = False, chunk: int = CHUNK) -> Iterator:
+    """``work(chunk, stop)`` on consecutive chunks of ``items``, in order, on ``jobs`` threads;
+    results are yielded as each chunk is done (one by one when ``flatten``). At most ``2 * jobs``
+    chunks are in flight, so memory does not grow with the input.
+
+    When the consumer stops early (Ctrl-C, an exception, the iterator dropped), ``stop`` is set and
+    the chunks not started are cancelled, so the threads end within milliseconds."""
     source = iter(items)
     chunks = iter(lambda: list(itertools.islice(source, chunk)), [])
     jobs = (os.cpu_count() or 1) if jobs is None else jobs
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, not {jobs}")
+    stop = threading.Event()
     if jobs == 1:
-        done = map(work, chunks)
+        done = (work(c, stop) for c in chunks)
     else:
-        done = _threaded(work, chunks, jobs)
+        done = _threaded(work, chunks, jobs, stop)
     return itertools.chain.from_iterable(done) if flatten else done
 
 
-def _threaded(work, chunks, jobs):
-    with ThreadPoolExecutor(jobs) as pool:
-        pending = deque(pool.submit(work, c) for c in itertools.islice(chunks, 2 * jobs))
+def _threaded(work, chunks, jobs, stop):
+    pool = ThreadPoolExecutor(jobs)
+    try:
+        pending = deque(pool.submit(work, c, stop) for c in itertools.islice(chunks, 2 * jobs))
         while pending:
             result = pending.popleft().result()
             nxt = next(chunks, None)
             if nxt is not None:
-                pending.append(pool.submit(work, nxt))
+                pending.append(pool.submit(work, nxt, stop))
             yield result
+    finally:
+        stop.set()
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
-def solve_chunk(puzzles: list, limit: int) -> list[Result]:
-    """Results for a list of puzzles (any form :func:`parse` reads), one kernel call per size."""
+def solve_chunk(puzzles: list, limit: int, *, stop: threading.Event | None = None) -> list[Result]:
+    """Results for a list of puzzles (any form :func:`parse` reads), one kernel call per size.
+    When ``stop`` is set the puzzles not solved yet get status ``"stopped"``."""
     if all(type(p) is str and len(p) == 81 for p in puzzles):
         # the common case, 81-character lines: read them all at once
         grid, ok = parse_lines81(puzzles)
         if ok.all():
-            return _solve_grid(grid, limit)
+            return _solve_grid(grid, limit, stop)
     results: list = [None] * len(puzzles)
     lines = [k for k, p in enumerate(puzzles) if type(p) is str and len(p) == 81]
     values: list = [None] * len(puzzles)
@@ -158,31 +170,33 @@ def solve_chunk(puzzles: list, limit: int) -> list[Result]:
     for k in todo:
         by_size.setdefault(values[k].size, []).append(k)
     for ks in by_size.values():
-        for k, result in zip(ks, _solve_values([values[k] for k in ks], limit)):
+        for k, result in zip(ks, _solve_values([values[k] for k in ks], limit, stop)):
             results[k] = result
     return results
 
 
-def _solve_values(rows: list[np.ndarray], limit: int) -> list[Result]:
+def _solve_values(rows: list[np.ndarray], limit: int, stop: threading.Event | None = None) -> list[Result]:
     """Solve parsed puzzles of one size."""
-    return _solve_grid(np.stack(rows), limit)
+    return _solve_grid(np.stack(rows), limit, stop)
 
 
-def _solve_grid(grid: np.ndarray, limit: int) -> list[Result]:
+def _solve_grid(grid: np.ndarray, limit: int, stop: threading.Event | None = None) -> list[Result]:
     """Solve the puzzles of one size, one per row of ``grid``, in one kernel call."""
     n = round(grid.shape[1] ** 0.25)
-    answer = encode.batch(n).solve(grid, limit)
+    answer = encode.batch(n).solve(grid, limit, stop=stop)
     solutions = texts(answer.answers)
     counts, nodes = answer.counts.tolist(), answer.nodes.tolist()
     make = Result._make
-    return [make((solution, count, SOLVED, node, None)) if status == dlx.batch.SOLVED
-            else _failure(status, node, grid[k])
-            for k, (solution, count, node, status)
+    return [make((solution, count, SOLVED, node, None)) if code == status.SOLVED
+            else _failure(code, node, grid[k])
+            for k, (solution, count, node, code)
             in enumerate(zip(solutions, counts, nodes, answer.status.tolist()))]
 
 
-def _failure(status: int, nodes: int, values: np.ndarray) -> Result:
-    if status == dlx.batch.NO_SOLUTION:
+def _failure(code: int, nodes: int, values: np.ndarray) -> Result:
+    if code == status.NO_SOLUTION:
         return Result(None, 0, NO_SOLUTION, nodes, None)
+    if code != status.INVALID:      # stopped, or out of nodes
+        return Result(None, 0, status.of_code(code), nodes, None)
     reason = clashes(values) or "the givens contradict each other"
     return Result(None, 0, INVALID, 0, PuzzleError(reason))

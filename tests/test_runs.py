@@ -1,0 +1,227 @@
+"""Runs: engines by name, the problem as pickled data, stats per run, budgets as pauses, stop and
+resume from another thread and by KeyboardInterrupt."""
+import _thread
+import pickle
+import threading
+import time
+from itertools import islice
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from naive import Counts, algorithm_x
+from support import INKALA, small_problems
+
+import dlx
+import sudoku
+from dlx import Batch, ExactCover, SearchStats, Status, problems
+from dlx.engines import dlx1
+
+
+def test_unknown_engine_names_the_engines():
+    q = problems.queens(4)
+    for call in (lambda: q.count(engine="dlx2"), lambda: q.solutions(engine="x"), lambda: q.first(engine="x"),
+                 lambda: q.search(engine="x"), lambda: Batch(q, [4] * 4, engine="cells")):
+        with pytest.raises(ValueError, match=r"unknown engine .*; the engines are: dlx$"):
+            call()
+    assert q.count(engine="dlx") == 2 and list(dlx.ENGINES) == ["dlx"]
+
+
+def test_pickle_round_trip_counts_the_same():
+    q = problems.queens(8)
+    assert q.count() == 92                        # the links are built now; they must not travel
+    data = pickle.dumps(q)
+    assert b"_prepared" not in data and b"Lock" not in data
+    back = pickle.loads(data)
+    assert back.items == q.items and back.n_primary == q.n_primary
+    assert np.array_equal(back.option_start, q.option_start)
+    assert np.array_equal(back.option_items, q.option_items)
+    assert back.stats is None and back._prepared == {}
+    assert back.count() == 92 and (back.stats.nodes, back.stats.updates) == (q.stats.nodes, q.stats.updates)
+    back.check()
+    # a pickle taken while a search is paused is the same problem too
+    run = q.search()
+    next(run)
+    assert pickle.loads(pickle.dumps(q)).count() == 92
+    run.close()
+    q.check()
+
+
+def test_problem_is_immutable():
+    q = problems.queens(4)
+    with pytest.raises(AttributeError, match="immutable"):
+        q.n_primary = 3
+    with pytest.raises(ValueError, match="read-only"):
+        q.option_items[0] = 1
+
+
+def test_each_run_owns_its_stats():
+    q = problems.queens(8)
+    a, b = q.search(), q.search(limit=5)
+    first_a = list(islice(a, 3))
+    assert b.count() == 5
+    assert (a.stats.solutions, a.stats.status) == (3, "running")
+    assert (b.stats.solutions, b.stats.status) == (5, "limit")
+    assert q.stats == b.stats                       # the latest run of this thread
+    assert a.count() == 89 and a.stats.complete and a.stats.nodes == 1049
+    assert first_a == list(q.solutions(limit=3))
+    a.close()
+    b.close()
+    q.check()
+
+
+def test_threads_see_their_own_latest_stats():
+    q = problems.queens(9)
+    seen = {}
+
+    def work(limit):
+        q.count(limit=limit)
+        seen[limit] = q.stats.solutions
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in (10, 20, 30, 40)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert seen == {10: 10, 20: 20, 30: 30, 40: 40}
+
+
+def test_stats_add_up():
+    a = SearchStats(10, 100, 2, 0.5, Status.COMPLETE)
+    b = SearchStats(5, 50, 1, 0.25, Status.MAX_NODES)
+    assert a + b == SearchStats(15, 150, 3, 0.75, Status.MAX_NODES)
+    assert a + a == SearchStats(20, 200, 4, 1.0, Status.COMPLETE)
+    assert (b + a).status == "max_nodes"
+
+
+def test_the_kernel_is_loaded_before_the_clock_starts():
+    q = ExactCover([["a"]])
+    q._prepare("dlx")
+    assert dlx1.search.signatures       # warm_up compiled or loaded it; a search times only itself
+
+
+@settings(max_examples=150, deadline=None)
+@given(small_problems(), st.lists(st.integers(0, 12), min_size=1, max_size=6))
+def test_budget_pieces_add_up_to_the_whole_run(problem, budgets):
+    primary, secondary, options = problem
+    counts = Counts()
+    expected = list(algorithm_x(options, primary, secondary, counts))
+    ec = ExactCover(options, primary=primary, secondary=secondary)
+    found = []
+    with ec.search(max_nodes=budgets[0]) as run:
+        found += list(run)
+        for budget in [*budgets[1:], None]:
+            if run.status != "max_nodes":
+                break
+            assert run.stats.nodes <= sum(budgets)
+            run.check()
+            ec.check()
+            found += list(run.resume(max_nodes=budget))
+        while run.status == "max_nodes":
+            found += list(run.resume(max_nodes=3))
+        assert found == expected
+        assert run.stats.complete
+        assert (run.stats.nodes, run.stats.updates, run.stats.solutions) == (
+            counts.nodes, counts.updates, len(expected))
+    ec.check()
+
+
+def test_a_budget_pauses_a_big_count_and_resumes_exactly():
+    q = problems.queens(12)
+    with q.search(max_nodes=50_000) as run:
+        parts = [run.count()]
+        while run.status == "max_nodes":
+            parts.append(run.resume(max_nodes=50_000).count())
+        assert run.stats.complete and sum(parts) == 14200 and len(parts) == 5
+        whole = q.count()
+        assert (run.stats.nodes, run.stats.updates) == (q.stats.nodes, q.stats.updates)
+    assert whole == 14200
+
+
+def test_limit_then_resume_gives_the_rest_in_order():
+    q = problems.queens(6)
+    every = list(q.solutions())
+    with q.search(limit=1) as run:
+        assert list(run) == every[:1] and run.status == "limit"
+        assert list(run.resume(limit=2)) == every[1:3]
+        assert list(run.resume()) == every[3:] and run.stats.complete
+
+
+def test_stop_from_another_thread_then_resume():
+    q = problems.queens(14)                        # 365,596 solutions, 5,474,542 nodes
+    run = q.search()
+    threading.Timer(0.2, run.stop).start()
+    first = run.count()
+    assert run.status == "stopped" and 0 < run.stats.nodes < 5_474_542
+    run.check()                                    # the links hold exactly the applied options
+    q.check()
+    rest = run.resume().count()
+    assert first + rest == 365_596
+    assert run.stats.complete and run.stats.nodes == 5_474_542
+    run.close()
+    q.check()
+
+
+def _interrupt_after(seconds: float) -> None:
+    threading.Timer(seconds, _thread.interrupt_main).start()
+
+
+def test_keyboard_interrupt_reaches_the_caller_and_leaves_the_problem_usable():
+    q = problems.queens(16)                        # minutes of search
+    _interrupt_after(0.3)
+    started = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        q.count()
+    assert time.perf_counter() - started < 0.3 + 0.5
+    assert q.stats.status == "stopped" and q.stats.nodes > 0
+    q.check()
+    assert q.count(limit=1000) == 1000 and q.count(max_nodes=5000) == q.count(max_nodes=5000)
+    q.check()
+
+
+def test_keyboard_interrupt_keeps_a_search_resumable():
+    q = problems.queens(12)
+    every = list(q.solutions(limit=3000))
+    run = q.search(limit=3000)
+    got = []
+    _interrupt_after(0.05)
+    try:
+        for solution in run:
+            got.append(solution)
+            time.sleep(0.0001)                     # slow consumer, so the interrupt lands mid-way
+    except KeyboardInterrupt:
+        pass
+    assert 0 < len(got) < 3000
+    run.check()
+    got += list(run)                               # nothing lost, nothing twice
+    assert got == every
+    run.close()
+    q.check()
+
+
+def test_keyboard_interrupt_stops_a_sudoku_count():
+    _interrupt_after(0.3)
+    started = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        sudoku.count("." * 81)                     # 6.67e21 grids
+    assert time.perf_counter() - started < 0.3 + 0.5
+    p = sudoku.encode.problem(3)
+    p.check()
+    assert sudoku.solve(INKALA) is not None and sudoku.count("." * 16) == 288
+
+
+def test_batch_stop_event_marks_the_rest_stopped():
+    queens = problems.queens(13)                   # 73,712 solutions: more than one slice of work
+    batch = Batch(queens, [13] * 13)
+    rows = np.zeros((3, 13), np.uint8)
+    rows[1:, 0] = [1, 2]
+    stop = threading.Event()
+    stop.set()
+    result = batch.solve(rows, limit=10**9, stop=stop)
+    assert result.statuses() == ["stopped"] * 3 and not result.counts.any()
+    queens.check()
+    whole = batch.solve(rows, limit=10**9)
+    assert whole.statuses() == ["solved"] * 3 and whole.counts[0] == 73_712
+    by_column = [sum(1 for s in queens.solutions() if s[0] == c) for c in (0, 1)]   # row 0's queen
+    assert whole.counts[1:].tolist() == by_column
