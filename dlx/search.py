@@ -98,7 +98,6 @@ class Search(Iterator[tuple[int, ...]]):
         self._close_at_end = close_at_end
         self._prepared = problem._prepare(self.engine.name)
         self._structure = self._prepared.acquire(self)
-        self._holding = True
         self._machine = self.engine.start(self._structure)
         self._state = self._machine.state
         self._found: deque[tuple[int, ...]] = deque()     # found by the kernel, not yet yielded
@@ -122,14 +121,15 @@ class Search(Iterator[tuple[int, ...]]):
 
     def applied(self) -> list[int]:
         """The options (numbers) this paused run has applied, in level order."""
-        if self._closed:
+        if self._structure is None:
             return []
         return self.engine.applied(self._structure, self._machine)
 
     def check(self) -> None:
         """Assert that this run's structure is exactly as the options it has applied make it
-        (valid at any point the run is paused)."""
-        self.engine.check(self.problem, self._structure, self.applied())
+        (valid at any point the run is paused). A run that has ended holds no structure."""
+        if self._structure is not None:
+            self.engine.check(self.problem, self._structure, self.applied())
 
     # --- driving the kernel
 
@@ -236,15 +236,16 @@ class Search(Iterator[tuple[int, ...]]):
         self._found.clear()
         if self._status == Status.RUNNING:
             self._status = status
-        self.engine.unwind(self._structure, self._machine)
         self._release()
         self._closed = True
         self.problem._note(self.stats)
 
     def _release(self) -> None:
-        if self._holding:
-            self._holding = False
+        """Take back what the run has applied and hand the structure back (once)."""
+        if self._structure is not None:
+            self.engine.unwind(self._structure, self._machine)
             self._prepared.release(self._structure)
+            self._structure = None
 
     def __enter__(self) -> Search:
         return self

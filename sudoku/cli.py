@@ -8,11 +8,12 @@ import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import NoReturn
 
 from tqdm import tqdm
 
 from dlx import __version__
-from dlx.cli import whole_number
+from dlx.cli import exit_now, whole_number
 
 from . import encode
 from .grid import Entry, parse, pretty, read_lines
@@ -31,6 +32,11 @@ class Tally:
     by_status: Counter = field(default_factory=Counter)
     not_unique: int = 0
     nodes: int = 0
+
+
+def entry() -> NoReturn:
+    """The ``sudoku`` command (and ``python -m sudoku``): :func:`main`, then exit at once."""
+    exit_now(main)
 
 
 def main(argv: list[str] | None = None) -> int:

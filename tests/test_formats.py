@@ -212,3 +212,53 @@ def test_read_from_stdin(monkeypatch):
         read_dlx("-")
     monkeypatch.setattr("sys.stdin", io.StringIO("a\na\n"))     # a text stream without .buffer
     assert read_dlx("-").count() == 1
+
+
+DLX2_EXAMPLE = """| A simple example of color controls
+A B C | X Y
+A B X:0 Y:0
+A C X:1 Y:1
+X:0 Y:1
+B X:1
+C Y:1
+"""
+
+
+def test_colours_are_recognised_and_refused_with_the_line():
+    with pytest.raises(ProblemError) as info:
+        read_dlx(io.StringIO(DLX2_EXAMPLE))
+    assert info.value.line == 3
+    assert str(info.value) == ("<input>, line 3: 'X:0' gives an item a colour (DLX2's item:colour); "
+                               "colours are not supported yet")
+
+
+@pytest.mark.parametrize("header, token", [("2:3|A B | X", "2:3|A"), ("A 3|B", "3|B"), ("0:1|A", "0:1|A")])
+def test_multiplicities_are_recognised_and_refused_with_the_line(header, token):
+    with pytest.raises(ProblemError) as info:
+        read_dlx(io.StringIO(f"| DLX3\n{header}\nA B\n"))
+    assert info.value.line == 2
+    assert str(info.value) == (f"<input>, line 2: {token!r} gives an item multiplicities (DLX3's "
+                               "lo:hi|item); multiplicities are not supported yet")
+
+
+def test_colon_in_an_item_name_is_refused():
+    with pytest.raises(ProblemError, match=r"line 1: item name 'x:A' contains ':'") as info:
+        read_dlx(io.StringIO("a x:A\na\n"))
+    assert info.value.line == 1
+    with pytest.raises(ProblemError, match="cannot be written"):
+        write_dlx(ExactCover([["a", "x:A"]]), io.StringIO())
+
+
+def test_a_byte_order_mark_is_skipped_from_every_source(tmp_path, monkeypatch):
+    text = "\ufeff| queens 1\nr0 c0\nr0 c0\n"
+    path = tmp_path / "bom.dlx"
+    path.write_text(text, encoding="utf-8")
+    with open(path, "rb") as binary, open(path, encoding="utf-8") as plain:
+        sources = [path, str(path), io.StringIO(text), binary, plain]
+        problems = [read_dlx(source) for source in sources]
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
+    problems.append(read_dlx("-"))
+    assert all(p.items == ("r0", "c0") and p.count() == 1 for p in problems)
+    no_comment = tmp_path / "bom2.dlx"
+    no_comment.write_text("\ufeffa b\na b\n", encoding="utf-8")
+    assert read_dlx(no_comment).items == ("a", "b")

@@ -79,7 +79,7 @@ def search(L, choice, state, want, max_nodes, work, early, out, ends):
     updates = state[UPDATES]
     level = state[LEVEL]
     step = state[STEP]
-    poll = updates + POLL
+    poll = updates            # a stop asked for between calls is seen at once
     end = updates + work
     found = 0
     used = 0
@@ -208,7 +208,7 @@ def warm_up(L: Links) -> None:
     by a call that does nothing: a budget of 0 nodes. Keeps the loading out of a search's time."""
     choice, state = new_state(int(L.n1))
     empty = np.zeros(0, np.int32)
-    search(L, choice, state, np.int64(1), np.int64(0), np.int64(0), False, empty, empty)
+    search(L, choice, state, np.int64(1), np.int64(0), np.int64(1), False, empty, empty)
     assert state[PHASE] == st.MAX_NODES and state[NODES] == 0
 
 

@@ -1,0 +1,48 @@
+"""Ctrl-C in the commands: a real SIGINT to a real process ends it promptly with exit status 130 and
+one line on stderr saying what was done, no traceback."""
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from dlx import problems, write_dlx
+
+READY = ("import sys, {module}.cli as cli; print('ready', flush=True); "
+         "cli.exit_now(lambda: cli.main({argv!r}))")
+
+
+def interrupt(module: str, argv: list[str], stdin: str = "", wait: float = 1.0) -> tuple[int, str, float]:
+    """Start the command in a process, SIGINT it ``wait`` seconds after its imports are done;
+    returns (exit status, stderr, seconds from the signal to the exit)."""
+    child = subprocess.Popen([sys.executable, "-c", READY.format(module=module, argv=argv)],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert child.stdout.readline() == "ready\n"
+    child.stdin.write(stdin)
+    child.stdin.close()
+    child.stdin = None
+    time.sleep(wait)
+    assert child.poll() is None, "the command ended before the signal"
+    child.send_signal(signal.SIGINT)
+    sent = time.perf_counter()
+    out, err = child.communicate(timeout=30)
+    return child.returncode, err, time.perf_counter() - sent
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_dlx_count_of_queens16_stops_on_sigint(tmp_path):
+    path = write_dlx(problems.queens(16), tmp_path / "queens16.dlx")    # minutes of search
+    status, err, seconds = interrupt("dlx", [str(path), "--count"])
+    assert status == 130
+    assert err.count("\n") == 1 and err.startswith("dlx: interrupted after ") and "nodes" in err
+    assert seconds < 1.5
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_sudoku_count_of_an_empty_grid_stops_on_sigint(jobs):
+    status, err, seconds = interrupt("sudoku", ["count", "-", "--jobs", jobs], stdin="." * 81 + "\n")
+    assert status == 130
+    assert err == "sudoku: interrupted after 0 puzzles (0 solved, 0 no solution, 0 invalid)\n"
+    assert seconds < 1.5
