@@ -36,13 +36,12 @@ from importlib import metadata
 from pathlib import Path
 
 from rivals import RIVALS, OverBudget, Rival, installed, version
-from sudoku_sets import SETS, available, load
+from sudoku_sets import INKALA, SETS, available, load
 
 from dlx import problems
 
 HERE = Path(__file__).resolve().parent
 REFERENCE = "dlx"  # the ratios say how many times faster this column is
-INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
 GENERIC = {  # name: (problem, number of solutions, in --quick too)
     "queens 10": (lambda: problems.queens(10), 724, True),
     "queens 11": (lambda: problems.queens(11), 2_680, True),

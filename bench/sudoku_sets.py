@@ -9,6 +9,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "data"
+#: Arto Inkala's "world's hardest sudoku" (2012): the single-puzzle benchmark.
+INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
 SETS = ["17clue", "top1465", "forum_hardest_1905_11plus", "forum_hardest_1106", "kaggle_10k"]
 
 

@@ -5,15 +5,12 @@ The problems come from :mod:`dlx.problems` (the same options as Knuth's generato
 benchmark runs once before timing (``warmup_rounds=1``), so compile or cache load never lands in
 a timed round; every round's answer is checked.
 """
-from pathlib import Path
-
 import pytest
 from rivals import candidates
+from sudoku_sets import INKALA, SHARED
 
 from dlx import ExactCover, problems, read_dlx
 
-SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "dlx"
-INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
 CASES = {  # name: (problem, number of solutions, rounds)
     "queens10": (lambda: problems.queens(10), 724, 20),
     "queens11": (lambda: problems.queens(11), 2_680, 10),
@@ -36,7 +33,7 @@ def test_count(benchmark, name):
 
 def test_first_sudoku(benchmark):
     """Knuth's sudoku_inkala.dlx from ../shared; without it, the same puzzle's options built here."""
-    path = SHARED / "sudoku_inkala.dlx"
+    path = SHARED / "dlx" / "sudoku_inkala.dlx"
     if path.exists():
         problem = read_dlx(path)
     else:

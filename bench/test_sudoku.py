@@ -5,7 +5,7 @@ standard mode) and limit 1; the single-puzzle API; xcover on the same hard puzzl
 Every round's answers are checked. The kernels are warm before timing (a warm-up round).
 """
 import pytest
-from sudoku_sets import available, load, xcover_solver
+from sudoku_sets import INKALA, available, load, xcover_solver
 
 import sudoku
 
@@ -45,15 +45,13 @@ def test_serg_counts(benchmark):
 
 
 def test_single_puzzle_solve(benchmark):
-    puzzle = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
     benchmark.group = "single puzzle"
-    assert benchmark.pedantic(sudoku.solve, args=(puzzle,), rounds=200, warmup_rounds=1).startswith("812753649")
+    assert benchmark.pedantic(sudoku.solve, args=(INKALA,), rounds=200, warmup_rounds=1).startswith("812753649")
 
 
 def test_single_puzzle_is_unique(benchmark):
-    puzzle = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
     benchmark.group = "single puzzle"
-    assert benchmark.pedantic(sudoku.is_unique, args=(puzzle,), rounds=200, warmup_rounds=1)
+    assert benchmark.pedantic(sudoku.is_unique, args=(INKALA,), rounds=200, warmup_rounds=1)
 
 
 @pytest.mark.parametrize("solver", ["dlx", "xcover"])

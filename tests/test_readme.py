@@ -28,5 +28,8 @@ def test_readme_shell_example(command, output):
         f"{command}\nexpected:\n{output}\ngot:\n{got}")
 
 
-def test_there_are_shell_examples():
-    assert len(shell_examples()) >= 4
+def test_every_shell_example_is_collected():
+    text = (ROOT / "README.md").read_text()
+    blocks = re.findall(r"```sh\n(.*?)```", text, re.DOTALL)
+    prompts = sum(line.startswith("$ ") for block in blocks for line in block.splitlines())
+    assert len(shell_examples()) == prompts and prompts > 0

@@ -107,8 +107,9 @@ def test_errors_and_usage(capsys):
     with pytest.raises(SystemExit) as e:
         main(["solve", "--jobs", "0"])
     assert e.value.code == 2
-    with pytest.raises(SystemExit):
-        main([])
+    with pytest.raises(SystemExit) as e:
+        main([])                                   # a command is required
+    assert e.value.code == 2
 
 
 def test_python_dash_m_and_the_script():
