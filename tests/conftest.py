@@ -1,7 +1,12 @@
 from pathlib import Path
 
+import numba
+import numpy as np
 import pytest
 from support import SHARED_DLX
+
+from dlx import batch, search
+from dlx.engines import dlx1
 
 
 @pytest.fixture
@@ -10,3 +15,23 @@ def shared_dlx() -> Path:
     if not SHARED_DLX.is_dir():
         pytest.skip("../shared/data/dlx is not present")
     return SHARED_DLX
+
+
+@pytest.fixture(autouse=True, scope="session")
+def small_tunables():
+    """With the kernels run as plain Python (NUMBA_DISABLE_JIT=1, the coverage run), make the
+    tunables tiny, so that small problems take every branch: the item choice's flat pass and its
+    capped keys, polling for a stop, and kernels coming back for more work. Compiled kernels froze
+    the real values, and nodes and updates must be the same either way."""
+    if not numba.config.DISABLE_JIT:
+        yield
+        return
+    patch = pytest.MonkeyPatch()
+    patch.setattr(dlx1, "QUICK_SCAN", 1)
+    patch.setattr(dlx1, "FLAT_SCAN", 3)
+    patch.setattr(dlx1, "LENGTH_CAP", np.int32(2))
+    patch.setattr(dlx1, "POLL", 1)
+    patch.setattr(search, "WORK", 5)
+    patch.setattr(batch, "WORK", 5)
+    yield
+    patch.undo()

@@ -17,6 +17,7 @@ import dlx
 import sudoku
 from dlx import Batch, ExactCover, SearchStats, Status, problems
 from dlx.engines import dlx1
+from dlx.engines.base import NODES, PHASE
 
 
 def test_unknown_engine_names_the_engines():
@@ -93,6 +94,17 @@ def test_stats_add_up():
     assert a + b == SearchStats(15, 150, 3, 0.75, Status.MAX_NODES)
     assert a + a == SearchStats(20, 200, 4, 1.0, Status.COMPLETE)
     assert (b + a).status == "max_nodes"
+
+
+def test_a_finished_machine_does_nothing():
+    q = problems.queens(5)
+    structure = q._prepare("dlx").structure
+    choice, state = dlx1.new_state(q.n_primary)
+    empty = np.zeros(0, np.int32)
+    args = (structure, choice, state, 10**6, 10**6, 10**6, False, empty, empty)
+    assert dlx1.search(*args) == 10 and state[PHASE] == Status.COMPLETE.code and state[NODES] == 46
+    assert dlx1.search(*args) == 0 and state[PHASE] == Status.COMPLETE.code and state[NODES] == 46
+    q.check()
 
 
 def test_the_kernel_is_loaded_before_the_clock_starts():
@@ -221,6 +233,16 @@ def test_batch_stop_event_marks_the_rest_stopped():
     result = batch.solve(rows, limit=10**9, stop=stop)
     assert result.statuses() == ["stopped"] * 3 and not result.counts.any()
     queens.check()
+
+
+def test_batch_after_a_stop_counts_in_full():
+    queens = problems.queens(13)
+    batch = Batch(queens, [13] * 13)
+    rows = np.zeros((3, 13), np.uint8)
+    rows[1:, 0] = [1, 2]
+    stop = threading.Event()
+    stop.set()
+    batch.solve(rows, limit=10**9, stop=stop)
     whole = batch.solve(rows, limit=10**9)
     assert whole.statuses() == ["solved"] * 3 and whole.counts[0] == 73_712
     by_column = [sum(1 for s in queens.solutions() if s[0] == c) for c in (0, 1)]   # row 0's queen

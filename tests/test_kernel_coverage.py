@@ -1,0 +1,36 @@
+"""The kernels run as plain Python (NUMBA_DISABLE_JIT=1) under coverage, on the property tests, with
+the tunables made tiny (conftest.small_tunables): every line of the engines must be reached, and
+the answers, nodes and updates must still equal the reference's. Slow (about a minute):
+``pytest -m slow tests/test_kernel_coverage.py``."""
+import os
+import subprocess
+import sys
+
+import pytest
+from support import ROOT
+
+PROPERTY_TESTS = [
+    "tests/test_search.py::test_search_matches_reference",
+    "tests/test_search.py::test_limits_stop_where_the_reference_stops",
+    "tests/test_search.py::test_node_budget_stops_where_the_reference_would",
+    "tests/test_batch.py::test_batch_matches_reference",
+    "tests/test_batch.py::test_node_budget_and_bad_arguments",
+    "tests/test_stateful.py",
+    "tests/test_runs.py::test_budget_pieces_add_up_to_the_whole_run",
+    "tests/test_runs.py::test_batch_stop_event_marks_the_rest_stopped",
+    "tests/test_runs.py::test_a_finished_machine_does_nothing",
+    "tests/test_runs.py::test_unknown_engine_names_the_engines",
+]
+
+
+@pytest.mark.slow
+def test_kernels_as_plain_python_are_fully_covered(tmp_path):
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1", COVERAGE_FILE=str(tmp_path / ".coverage"))
+    run = [sys.executable, "-m", "coverage"]
+    subprocess.run([*run, "run", "--include=*/dlx/engines/*", "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                    *PROPERTY_TESTS], cwd=ROOT, env=env, check=True)
+    report = subprocess.run([*run, "report", "-m"], cwd=ROOT, env=env, check=True, capture_output=True,
+                            text=True).stdout
+    print(report)
+    total = float(report.strip().splitlines()[-1].split()[-1].rstrip("%"))
+    assert total >= 95, report
