@@ -28,8 +28,8 @@ SETUP = {
 
 CASES = {
     "queens14": ("dlx", "problems.queens(9).count()", "p = problems.queens(14)", "p.count()"),
-    "pentominoes6x10": ("dlx", "problems.pentominoes(3, 20).count()", "p = problems.pentominoes(6, 10)",
-                        "p.count()"),
+    "pentominoes6x10 all": ("dlx", "problems.pentominoes(3, 20).count()",
+                            "p = problems.pentominoes(6, 10, symmetric=True)", "p.count()"),
     "langford12": ("dlx", "problems.langford(8).count()", "p = problems.langford(12)", "p.count()"),
     "top1465 limit 2": ("sudoku", "list(sudoku.solve_all(puzzles[:50], limit=2, jobs=1))",
                         "puzzles = open({path!r}).read().split()",

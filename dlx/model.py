@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import operator
 import threading
-from collections.abc import Hashable, Iterable, Iterator, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 
 import numpy as np
 
 from . import engines
 from .matrix import matrix_options
-from .search import Search, SearchStats, check_count
+from .search import Search, SearchStats
 
 
 class ProblemError(ValueError):
@@ -243,7 +243,6 @@ class ExactCover:
         >>> queens.count(), queens.stats.status
         (724, 'complete')
         """
-        check_count(limit, "limit")
         with Search(self, limit=limit, max_nodes=max_nodes, engine=engine) as run:
             return run.count()
 

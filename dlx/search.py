@@ -167,7 +167,7 @@ class Search(Iterator[tuple[int, ...]]):
             self._fill()
         if not self._found:
             if self._close_at_end:
-                self.close(self._status if self._status != Status.RUNNING else Status.STOPPED)
+                self.close()
             raise StopIteration
         return self._found.popleft()
 
@@ -203,7 +203,7 @@ class Search(Iterator[tuple[int, ...]]):
             empty = np.zeros(0, np.int32)
             found += self._advance(UNLIMITED, empty, empty)
         if self._close_at_end:
-            self.close(self._status if self._status != Status.RUNNING else Status.STOPPED)
+            self.close()
         return found
 
     # --- pausing, going on, ending
@@ -228,14 +228,14 @@ class Search(Iterator[tuple[int, ...]]):
         self.problem._note(self.stats)
         return self
 
-    def close(self, status: Status = Status.STOPPED) -> None:
+    def close(self) -> None:
         """End the run: take back what it still has applied and hand back the structure. A run
-        that has not ended gets ``status`` (``"stopped"``)."""
+        that was still running is ``"stopped"``."""
         if self._closed:
             return
         self._found.clear()
         if self._status == Status.RUNNING:
-            self._status = status
+            self._status = Status.STOPPED
         self._release()
         self._closed = True
         self.problem._note(self.stats)

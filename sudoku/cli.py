@@ -47,8 +47,8 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         sys.stdout.flush()
         print(f"sudoku: interrupted after {tally.puzzles} puzzles ({tally.by_status[SOLVED]} solved, "
-              f"{tally.by_status[NO_SOLUTION]} no solution, {tally.by_status[INVALID]} invalid)",
-              file=sys.stderr)
+              f"{tally.by_status[NO_SOLUTION]} no solution, {tally.by_status[INVALID]} invalid; "
+              f"{tally.nodes} nodes)", file=sys.stderr)
         return INTERRUPTED
 
 

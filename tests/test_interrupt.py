@@ -44,5 +44,5 @@ def test_dlx_count_of_queens16_stops_on_sigint(tmp_path):
 def test_sudoku_count_of_an_empty_grid_stops_on_sigint(jobs):
     status, err, seconds = interrupt("sudoku", ["count", "-", "--jobs", jobs], stdin="." * 81 + "\n")
     assert status == 130
-    assert err == "sudoku: interrupted after 0 puzzles (0 solved, 0 no solution, 0 invalid)\n"
+    assert err == "sudoku: interrupted after 0 puzzles (0 solved, 0 no solution, 0 invalid; 0 nodes)\n"
     assert seconds < 1.5
