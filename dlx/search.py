@@ -28,9 +28,9 @@ if TYPE_CHECKING:
 #: Solutions per kernel call while iterating start at 1 (the first answer comes at once) and double
 #: up to this, so that a long iteration pays the call overhead rarely.
 MAX_BATCH = 4096
-#: Updates per kernel call before it returns to Python (about 10-50 ms of search): often enough for
-#: a prompt Ctrl-C, rarely enough to cost nothing.
-WORK = 1 << 24
+#: Updates per kernel call before it returns to Python (about 10-40 ms of search): often enough for
+#: a prompt Ctrl-C, rarely enough to cost nothing (a return costs microseconds).
+WORK = 1 << 22
 UNLIMITED = np.iinfo(np.int64).max
 
 

@@ -126,3 +126,13 @@ def test_python_dash_m_and_the_script():
 def test_solves_a_shared_file(capsys):
     assert main(["solve", str(SHARED_DATA / "top1465.txt"), "--unique", "--quiet"]) == 0
     assert capsys.readouterr().out == (SHARED_DATA / "top1465.solutions.txt").read_text()
+
+
+def test_a_byte_order_mark_is_no_cell(tmp_path, capsys):
+    path = tmp_path / "bom.txt"
+    path.write_text("\ufeff" + (EXAMPLES / "top20.txt").read_text(), encoding="utf-8")
+    assert main(["solve", str(path)]) == 0
+    assert capsys.readouterr().out == (EXAMPLES / "top20.solutions.txt").read_text()
+    from sudoku.grid import read_lines
+    first = next(read_lines(["\ufeff" + "." * 81]))
+    assert first.puzzle == "." * 81
