@@ -248,5 +248,5 @@ class DLX1:
         return links.first_nodes(problem._link_start, problem.n_items)
 
     def solve_batch(self, structure, pristine, *arrays) -> bool:
-        from .batch import solve_batch
+        from .batch import solve_batch      # here, not at the top: batch.py builds on this module
         return solve_batch(structure, pristine, *arrays)
