@@ -6,6 +6,8 @@ are built once; for each variant the kernel selects the options, searches, and t
 """
 from __future__ import annotations
 
+import math
+import numbers
 import operator
 import threading
 from collections.abc import Sequence
@@ -16,7 +18,7 @@ import numpy as np
 from . import engines
 from .engines.batch import ROW, Scratch
 from .model import ExactCover, ProblemError
-from .search import UNLIMITED, WORK
+from .search import WORK, check_count
 from .status import INVALID, MAX_NODES, NO_SOLUTION, SOLVED, STOPPED, Status, of_code
 
 __all__ = ["INVALID", "MAX_NODES", "NO_SOLUTION", "SOLVED", "STOPPED", "Batch", "BatchResult"]
@@ -63,14 +65,13 @@ class Batch:
 
     def __init__(self, problem: ExactCover, group_sizes: Sequence[int], *,
                  engine: str = engines.DEFAULT) -> None:
-        sizes = np.asarray(group_sizes, dtype=np.int64)
-        if sizes.ndim != 1 or (sizes < 1).any() or (sizes > 255).any():
-            raise ProblemError("group sizes must be a list of integers from 1 to 255")
+        sizes = np.array([_group_size(s) for s in group_sizes], dtype=np.int64)
         if sizes.sum() > problem.n_options:
             raise ProblemError(f"the groups hold {sizes.sum()} options, the problem has {problem.n_options}")
         self.problem = problem
         self.engine = engines.get(engine)
         self.n_groups = sizes.size
+        self.group_sizes = sizes.astype(np.uint8)
         self.group_start = np.zeros(sizes.size + 1, np.int64)
         np.cumsum(sizes, out=self.group_start[1:])
         grouped = self.group_start[-1]
@@ -85,23 +86,26 @@ class Batch:
         self.option_group[:grouped] = np.repeat(np.arange(sizes.size), sizes)
         self.option_value[:grouped] = np.arange(grouped) - np.repeat(self.group_start[:-1], sizes) + 1
 
-    def solve(self, rows, limit: int = 1, *, max_nodes: int | None = None,
+    def solve(self, rows, limit: int | None = 1, *, max_nodes: int | None = None,
               stop: threading.Event | None = None) -> BatchResult:
         """Solve every row of ``rows`` (a 2-D array of values, ``(n, groups)``), counting up to
         ``limit`` solutions each (``limit=2`` proves a solution unique) within ``max_nodes`` search
-        nodes each.
+        nodes each (None: no limit).
+
+        Every value must be a whole number from 0 to its group's size, in any numeric type: any
+        other value (negative, too large, fractional, NaN) is a ValueError naming its row and
+        column, raised before anything is solved. A row whose options clash is no error but
+        status INVALID: that is a fact about the problem, not a mistake of the caller.
 
         The kernel comes back to Python every few milliseconds: Ctrl-C raises KeyboardInterrupt at
         once (the structure is put back first), and when ``stop`` is set the rows not finished get
         status STOPPED. Cost: one kernel call for the whole array; nothing is allocated per row.
         """
-        rows = np.ascontiguousarray(rows, dtype=np.uint8)
-        if rows.ndim != 2 or rows.shape[1] != self.n_groups:
-            raise ValueError(f"rows must have shape (n, {self.n_groups}), not {rows.shape}")
-        limit = operator.index(limit)
-        if limit < 1:
-            raise ValueError(f"limit must be at least 1, not {limit}")
-        max_nodes = UNLIMITED if max_nodes is None else operator.index(max_nodes)
+        return self._solve(self._values(rows), check_count(limit, "limit", 1),
+                           check_count(max_nodes, "max_nodes"), stop)
+
+    def _solve(self, rows: np.ndarray, limit: int, max_nodes: int, stop: threading.Event | None) -> BatchResult:
+        """:meth:`solve` on arguments already checked (rows: C-contiguous uint8)."""
         n = rows.shape[0]
         result = BatchResult(np.empty(rows.shape, np.uint8), np.empty(n, np.int64),
                              np.empty(n, np.int64), np.empty(n, np.uint8))
@@ -126,3 +130,44 @@ class Batch:
                 self.engine.restore(structure, prepared.pristine)
             prepared.release(structure)
         return result
+
+    def _values(self, rows) -> np.ndarray:
+        """``rows`` as a C-contiguous uint8 array, every value checked before the cast (a cast
+        would wrap 258 to 2 and truncate 2.7 to 2). Cost: one comparison per value."""
+        a = np.asarray(rows)
+        if a.ndim != 2 or a.shape[1] != self.n_groups:
+            raise ValueError(f"rows must have shape (n, {self.n_groups}), not {a.shape}")
+        kind = a.dtype.kind
+        if a.dtype == np.uint8:
+            bad = a > self.group_sizes
+        elif kind in "iu":
+            bad = (a < 0) | (a > self.group_sizes)
+        elif kind == "f":
+            with np.errstate(invalid="ignore"):
+                bad = ~np.isfinite(a) | (a != np.floor(a)) | (a < 0) | (a > self.group_sizes)
+        elif kind == "O":
+            bad = np.array([[not _whole_in(v, size) for v, size in zip(row, self.group_sizes.tolist())]
+                            for row in a.tolist()], dtype=bool).reshape(a.shape)
+        else:
+            raise ValueError(f"rows must hold whole numbers, not {a.dtype} values")
+        if bad.any():
+            r, c = np.argwhere(bad)[0]
+            value = a[r, c]
+            raise ValueError(f"rows[{r}, {c}] is {getattr(value, 'item', lambda: value)()!r}, not a whole "
+                             f"number from 0 to {self.group_sizes[c]} (the size of group {c})")
+        return np.ascontiguousarray(a, dtype=np.uint8)
+
+
+def _group_size(size) -> int:
+    if not _whole_in(size, 255) or size == 0:
+        raise ProblemError(f"group sizes must be whole numbers from 1 to 255, not {size!r}")
+    return int(size)
+
+
+def _whole_in(value, top: int) -> bool:
+    """Whether ``value`` is a number equal to a whole number from 0 to ``top`` (2.0 is, True is not)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        return False
+    if isinstance(value, numbers.Integral):
+        return 0 <= value <= top
+    return math.isfinite(value) and float(value).is_integer() and 0 <= value <= top

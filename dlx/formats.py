@@ -12,8 +12,11 @@ the start is skipped.
 """
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import re
+import secrets
 import sys
 from collections.abc import Iterable, Iterator
 from typing import IO
@@ -28,7 +31,7 @@ from .model import (
 )
 
 
-def read_dlx(source: str | os.PathLike | IO) -> ExactCover:
+def read_dlx(source: str | bytes | os.PathLike | IO) -> ExactCover:
     """Read a problem in Knuth's DLX format from a path, ``"-"`` (standard input) or an open file
     (text or binary).
 
@@ -39,20 +42,48 @@ def read_dlx(source: str | os.PathLike | IO) -> ExactCover:
     >>> ec.option(0)
     ('a', 'x')
 
-    Every malformed line is a ProblemError naming the file and the line.
+    Every malformed line is a ProblemError naming the file and the line. Lines end at LF, from
+    every source, as in Knuth's programs: a CR is a blank (a text file's newline setting is made
+    ``"\\n"`` to that end; one already read from that split a line at a CR is refused).
     """
-    if source == "-":
+    if isinstance(source, str) and source == "-":
         source = getattr(sys.stdin, "buffer", sys.stdin)
-        return _parse(_numbered_lines(source, "<stdin>"), "<stdin>")
-    if isinstance(source, (str, os.PathLike)):
-        name = os.fspath(source)
+        return _read_file(source, "<stdin>")
+    if isinstance(source, (str, bytes, os.PathLike)):
+        name = os.fsdecode(source)
         try:
             with open(source, "rb") as f:
                 return _parse(_numbered_lines(f, name), name)
-        except OSError as e:
-            raise ProblemError(f"{name}: cannot read: {e.strerror or e}") from e
-    name = getattr(source, "name", "<input>")
-    return _parse(_numbered_lines(source, str(name)), str(name))
+        except ProblemError:
+            raise
+        except (OSError, ValueError) as e:      # ValueError: a NUL in the path
+            shown = name.replace("\0", "\\0")
+            raise ProblemError(f"{shown}: cannot read: {getattr(e, 'strerror', None) or e}") from e
+    return _read_file(source, str(getattr(source, "name", "<input>")))
+
+
+def _read_file(source: IO, name: str) -> ExactCover:
+    reconfigure = getattr(source, "reconfigure", None)
+    if reconfigure is not None:
+        try:
+            reconfigure(newline="\n")      # no universal newlines: a CR is a blank, not a line end
+        except (io.UnsupportedOperation, ValueError):
+            pass                            # already read from: checked below
+    try:
+        problem = _parse(_numbered_lines(source, name), name)
+    except ProblemError:
+        _refuse_lines_split_at_cr(source, name)
+        raise
+    _refuse_lines_split_at_cr(source, name)
+    return problem
+
+
+def _refuse_lines_split_at_cr(source: IO, name: str) -> None:
+    seen = getattr(source, "newlines", None)        # what universal newlines turned into LF
+    if seen == "\r" or (isinstance(seen, tuple) and "\r" in seen):
+        raise ProblemError(f"{name}: a bare carriage return (CR) ended a line, which Knuth's format "
+                           "reads as a blank: pass the path, or open the file in binary mode or with "
+                           "newline='\\n'")
 
 
 _MULTIPLICITY = re.compile(r"(\d+:)?\d+\|.")     # DLX3's lo:hi|item or hi|item
@@ -123,14 +154,16 @@ def _split_items(tokens: list[str], where: str, line: int) -> tuple[list[str], l
     return tokens, []
 
 
-def write_dlx(problem: ExactCover, target: str | os.PathLike | IO) -> str | os.PathLike | IO:
+def write_dlx(problem: ExactCover, target: str | bytes | os.PathLike | IO) -> str | bytes | os.PathLike | IO:
     """Write ``problem`` in Knuth's DLX format to a path or an open text file; returns ``target``,
     so ``read_dlx(write_dlx(problem, path))`` reads the same problem back.
 
     Item names are written with ``str``; a name that is empty, contains a blank, ``|`` or ``:``,
-    or looks like another item's name is a ProblemError. An option without a primary item (from a
-    matrix) has no line of its own: it is written as a comment, so the file numbers its options
-    without it.
+    cannot be written in UTF-8, or looks like another item's name is a ProblemError, raised before
+    anything is written. A path is written whole or not at all (to a temporary file beside it, then
+    renamed); an open file gets one ``write`` of the whole text. An option without a primary item
+    (from a matrix) has no line of its own: it is written as a comment, so the file numbers its
+    options without it.
 
     >>> import io
     >>> out = io.StringIO()
@@ -141,6 +174,24 @@ def write_dlx(problem: ExactCover, target: str | os.PathLike | IO) -> str | os.P
     a x
     b
     """
+    text = _dlx_text(problem)
+    if not isinstance(target, (str, bytes, os.PathLike)):
+        target.write(text)
+        return target
+    path = os.fsdecode(target)
+    partial = f"{path}.{secrets.token_hex(4)}.partial"
+    try:
+        with open(partial, "x", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+        os.replace(partial, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.remove(partial)
+        raise
+    return target
+
+
+def _dlx_text(problem: ExactCover) -> str:
     names = [str(item) for item in problem.items]
     _check_names(names, problem.items)
     primary, secondary = names[:problem.n_primary], names[problem.n_primary:]
@@ -156,12 +207,7 @@ def write_dlx(problem: ExactCover, target: str | os.PathLike | IO) -> str | os.P
             lines.append(text + "\n")
         else:
             lines.append(f"| option {k} left out (no primary item): {text or '(empty)'}\n")
-    if isinstance(target, (str, os.PathLike)):
-        with open(target, "w", encoding="utf-8") as f:
-            f.writelines(lines)
-    else:
-        target.writelines(lines)
-    return target
+    return "".join(lines)
 
 
 def _check_names(names: list[str], items: tuple) -> None:
@@ -169,6 +215,10 @@ def _check_names(names: list[str], items: tuple) -> None:
         if not name or name.split() != [name] or "|" in name or ":" in name:
             raise ProblemError(f"item {item!r} cannot be written in DLX format: a name must be "
                                "non-empty, without blanks, '|' or ':'")
+        try:
+            name.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ProblemError(f"item {item!r} cannot be written in UTF-8 (it holds a lone surrogate)") from None
     twice = first_repeat(names)
     if twice is not None:
         raise ProblemError(f"two items are both written {twice!r} in DLX format")

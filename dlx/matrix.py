@@ -39,7 +39,9 @@ def _is_sparse(m) -> bool:
 def _sparse_options(m, problem_error) -> tuple[int, np.ndarray, np.ndarray]:
     if len(m.shape) != 2:
         raise problem_error(f"a 0/1 matrix must have 2 dimensions, not {len(m.shape)}")
-    csr = m.tocsr(copy=True)                   # ours to tidy: never touch the caller's matrix
+    # every stored entry as it is (duplicates not summed yet), and ours to tidy: never the caller's
+    coo = m.tocoo(copy=True)
+    csr = coo.astype(_wide(coo, problem_error)).tocsr()
     csr.sum_duplicates()                       # also sorts the columns of each row
     csr.eliminate_zeros()
     bad = np.flatnonzero(csr.data != 1)
@@ -49,3 +51,23 @@ def _sparse_options(m, problem_error) -> tuple[int, np.ndarray, np.ndarray]:
         raise problem_error(f"matrix entry ({r}, {csr.indices[k]}) is {csr.data[k].item()!r}; "
                             "a 0/1 matrix holds only 0 and 1")
     return m.shape[1], csr.indptr, csr.indices
+
+
+#: Stored entries beyond this size are refused before duplicates are summed, so that the sums (in
+#: int64 or float64) are exact and cannot wrap around to 1.
+_STORED_MAX = 2 ** 31
+
+
+def _wide(coo, problem_error) -> type:
+    """The type to sum duplicate entries in: summed in a small type, uint8 entries 255 and 2 at
+    one place would wrap around to 1 and pass for a 0/1 matrix."""
+    kind = coo.dtype.kind
+    if kind not in "biuf":
+        raise problem_error(f"a 0/1 matrix holds numbers or booleans, not {coo.dtype}")
+    if kind != "b":
+        big = np.flatnonzero((coo.data > _STORED_MAX) | (coo.data < -_STORED_MAX))
+        if big.size:
+            k = big[0]
+            raise problem_error(f"matrix entry ({coo.row[k]}, {coo.col[k]}) holds {coo.data[k].item()!r}; "
+                                "a 0/1 matrix holds only 0 and 1")
+    return np.float64 if kind == "f" else np.int64

@@ -6,7 +6,6 @@ owns its state and its statistics.
 """
 from __future__ import annotations
 
-import operator
 import threading
 from collections.abc import Hashable, Iterable, Sequence
 
@@ -14,7 +13,7 @@ import numpy as np
 
 from . import engines
 from .matrix import matrix_options
-from .search import Search, SearchStats
+from .search import Search, SearchStats, whole
 
 
 class ProblemError(ValueError):
@@ -111,8 +110,8 @@ class ExactCover:
         (0, 3, 5)
         """
         n_cols, start, ids = matrix_options(m, ProblemError)
-        secondary = operator.index(secondary)
-        if not 0 <= secondary <= n_cols:
+        secondary = whole(secondary, "secondary")
+        if secondary > n_cols:
             raise ProblemError(f"secondary={secondary}, but the matrix has {n_cols} columns")
         return cls._from_ids(range(n_cols), n_cols - secondary, start, ids)
 
@@ -126,6 +125,8 @@ class ExactCover:
     def _setup(self, items, n_primary, start, ids, colours=None, bounds=None) -> None:
         if n_primary < 1:
             raise ProblemError("no primary items")
+        if len(ids) >= _MAX_ENTRIES:
+            raise ProblemError(f"{len(ids):,} option entries: the engines index at most {_MAX_ENTRIES - 1:,}")
         start = _frozen(np.asarray(start, dtype=np.int32))
         ids = _frozen(np.asarray(ids, dtype=np.int32))
         link_start, link_items = _usable(start, ids, n_primary)
@@ -261,6 +262,11 @@ class ExactCover:
             self._prepare(engines.DEFAULT)
         for prepared in list(self._prepared.values()):
             prepared.check()
+
+
+#: Options are kept with int32 offsets (and the links with uint32 ones), so a problem holds fewer
+#: entries than this; more would wrap around, not fail.
+_MAX_ENTRIES = 2 ** 31
 
 
 def _frozen(a: np.ndarray) -> np.ndarray:

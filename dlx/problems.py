@@ -14,6 +14,7 @@ N queens, Langford pairs and pentomino packings.
 from __future__ import annotations
 
 from .model import ExactCover
+from .search import whole
 
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 
@@ -34,8 +35,7 @@ def queens(n: int) -> ExactCover:
     >>> queens(4).option(1)
     ('r0', 'c1', 'a1', 'b4')
     """
-    if n < 1:
-        raise ValueError(f"queens needs n >= 1, not {n}")
+    n = whole(n, "queens' n", 1)
     middle = n // 2
     order = [middle]
     for step in range(1, n):
@@ -64,8 +64,7 @@ def langford(n: int, *, mirror: bool = False) -> ExactCover:
     digit (whose placements pair off under reflection, none on the axis) keeps only its placements in
     the left half, so a solution and its mirror image count once.
     """
-    if n < 1:
-        raise ValueError(f"langford needs n >= 1, not {n}")
+    n = whole(n, "langford's n", 1)
     slots = 2 * n
     options = []
     for k in range(1, n + 1):
@@ -117,6 +116,7 @@ def pentominoes(rows: int = 6, cols: int = 10, *, symmetric: bool = False) -> Ex
     its centre in the box's upper left quarter (``2r < rows`` and ``2c < cols``): in a 6x10 box
     that counts each packing once (2339), not once per symmetry of the box (9356).
     """
+    rows, cols = whole(rows, "rows", 1), whole(cols, "cols", 1)
     if rows * cols != 60:
         raise ValueError(f"the twelve pentominoes cover 60 cells, not {rows}x{cols} = {rows * cols}")
     cells = [f"{_name(r)}{_name(c)}" for r in range(rows) for c in range(cols)]

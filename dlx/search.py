@@ -68,14 +68,30 @@ class SearchStats:
                            self.solutions + other.solutions, self.seconds + other.seconds, status)
 
 
-def check_count(value: int | None, name: str) -> int | None:
-    """``value`` as a whole number of at least 0 (None stays None: no limit); a clear error else."""
+def whole(value, name: str, minimum: int = 0) -> int:
+    """``value`` as an int of at least ``minimum``. Anything else is a ValueError naming ``name``:
+    a float, a string or a bool is refused, never truncated (``jobs=1.5`` is a mistake, not 1)."""
+    if not isinstance(value, (bool, np.bool_)):
+        try:
+            number = operator.index(value)
+        except TypeError:
+            pass
+        else:
+            if number >= minimum:
+                return number
+    raise ValueError(f"{name} must be a whole number of at least {minimum}, not {value!r}")
+
+
+def check_count(value: int | None, name: str, minimum: int = 0) -> int:
+    """A solution limit or node budget as the kernels take it (int64): None means no limit, and so
+    does any number from ``UNLIMITED`` (2**63 - 1) up, since no search gets that far."""
     if value is None:
-        return None
-    value = operator.index(value)
-    if value < 0:
-        raise ValueError(f"{name} must be None or a non-negative integer, not {value}")
-    return value
+        return UNLIMITED
+    try:
+        return min(whole(value, name, minimum), UNLIMITED)
+    except ValueError:
+        raise ValueError(f"{name} must be None (no limit) or a whole number of at least {minimum}, "
+                         f"not {value!r}") from None
 
 
 class Search(Iterator[tuple[int, ...]]):
@@ -264,5 +280,6 @@ class Search(Iterator[tuple[int, ...]]):
         return f"<Search {s.status}: {s.solutions} solutions, {s.nodes} nodes>"
 
 
-def _total(done: int, more: int | None) -> int:
-    return UNLIMITED if more is None else done + more
+def _total(done: int, more: int) -> int:
+    """A limit ``more`` past ``done``, kept within the kernels' int64."""
+    return min(done + more, UNLIMITED)

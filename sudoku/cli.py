@@ -132,10 +132,11 @@ def _warn(entry: Entry, reason: str) -> None:
 
 def _open(name: str) -> io.TextIOBase:
     # undecodable bytes become U+FFFD, so a bad line is reported as a bad character, not a crash;
-    # utf-8-sig drops a byte-order mark at the start
+    # utf-8-sig drops a byte-order mark at the start; lines end at LF only, as wc -l counts them
+    # (a lone CR would otherwise split one input line into two outputs)
     if name == "-":
-        return io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8-sig", errors="replace")
-    return open(name, encoding="utf-8-sig", errors="replace")
+        return io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8-sig", errors="replace", newline="\n")
+    return open(name, encoding="utf-8-sig", errors="replace", newline="\n")
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -23,6 +23,9 @@ _BYTE_VALUE = np.full(256, 255, np.uint8)
 _BYTE_VALUE[[ord("."), ord("0")]] = 0
 _BYTE_VALUE[np.frombuffer(b"123456789", np.uint8)] = np.arange(1, 10)
 _VALUE_BYTE = np.frombuffer(b"." + SYMBOLS.encode(), np.uint8)
+# symbol -> value in either case: a lookup, since str.upper() would make 'ı' an 'I'
+_VALUE = {s: v for v, s in enumerate(SYMBOLS, 1)}
+_VALUE |= {s.lower(): v for s, v in _VALUE.items()}
 
 
 class PuzzleError(ValueError):
@@ -69,7 +72,7 @@ def _parse_text(text: str) -> np.ndarray:
         if ch in ".0":
             values[k] = 0
             continue
-        v = SYMBOLS.find(ch.upper()) + 1
+        v = _VALUE.get(ch, 0)
         if not 1 <= v <= size:
             raise PuzzleError(f"bad character {ch!r} at position {k + 1} (row {k // size + 1}, "
                               f"column {k % size + 1})")
@@ -190,61 +193,68 @@ def read_lines(lines: Iterable[str]) -> Iterator[Entry]:
 
     A puzzle is one line (81 cells for 9x9; text after a ``,`` or ``:`` is ignored, as in the Kaggle
     CSV ``quizzes,solutions`` and tdoku's ``puzzle:count``), or a grid over several lines, one row
-    per line, separators allowed. Blank lines, lines starting with ``#`` and a CSV header are kept
-    as entries without a puzzle, so output can line up with input.
+    per line, separators allowed. Blank lines, lines starting with ``#`` and a header (a first line
+    of letters, such as ``quizzes,solutions``) are kept as entries without a puzzle, so output can
+    line up with input.
+
+    Rows become a grid only when they make a whole one. A line of 4, 9 or 25 cells that does not
+    is an error of its own, under its own number, and the line that broke the grid off is read
+    afresh: a short line never swallows the puzzle after it. Lines end at LF only (a CR inside a
+    line is a blank, as a space is), so entries line up with the lines ``wc -l`` counts.
 
     >>> [e.puzzle for e in read_lines(["# two puzzles", "1...|..3.|.4..|...2", "1 . | . .",
     ...                                ". . | 3 .", "----+----", ". 4 | . .", ". . | . 2"])]
     [None, '1...|..3.|.4..|...2', '1 . | . .\\n. . | 3 .\\n----+----\\n. 4 | . .\\n. . | . 2']
+    >>> [(e.line, e.puzzle, e.error and e.error.reason) for e in read_lines(["....", "1...|..3.|.4..|...2"])]
+    [(1, None, 'wrong length: 4 cells, but a puzzle has 16, 81, 256 or 625'), (2, '1...|..3.|.4..|...2', None)]
     """
-    grid: list[str] = []
-    start = size = 0
-    number = 0
+    grid: list[tuple[int, str, int]] = []     # (line, text, cells) of the grid being assembled
+    size = rows = 0
     for number, raw in enumerate(lines, 1):
         text = raw.rstrip("\r\n")
         if number == 1:
             text = text.removeprefix("\ufeff")      # a byte-order mark is no cell
         puzzle = text.split(",", 1)[0].split(":", 1)[0].strip()
-        if len(puzzle) == 81 and not grid:
+        if len(puzzle) == 81:                  # the common case first: a 9x9 puzzle on one line
+            if grid:
+                yield from _broken_grid(grid, size)
+                grid = []
             yield Entry(number, text, puzzle)
             continue
-        row = _IGNORED.sub("", puzzle)
-        if not row:
-            if grid and text.strip():          # a separator line inside a grid
-                grid.append(text)
+        cells = _IGNORED.sub("", puzzle)
+        if grid:
+            if (len(cells) == size or (not cells and text.strip())) and not text.startswith("#"):
+                grid.append((number, text, len(cells)))     # a row, or a separator line
+                rows += len(cells) > 0
+                if rows == size:
+                    joined = "\n".join(t for _, t, _ in grid)
+                    yield Entry(grid[0][0], joined, joined)
+                    grid = []
                 continue
-            if grid:
-                yield _incomplete(start, grid, size)
-                grid = []
-            yield Entry(number, text, None)
-            continue
-        if not grid and (text.startswith("#") or (number == 1 and row.isalpha() and "," in text)):
-            yield Entry(number, text, None)
-            continue
-        if not grid:
-            if len(row) in SIZES:              # a whole puzzle on one line
-                yield Entry(number, text, puzzle)
-            elif len(row) in _ROW_SIZES:       # the first row of a grid
-                start, size, grid = number, len(row), [text]
-            else:
-                yield Entry(number, text, None, PuzzleError(_wrong_length(len(row)), line=number))
-            continue
-        grid.append(text)
-        if len(row) != size:
-            yield Entry(start, "\n".join(grid), None, PuzzleError(
-                f"grid row on line {number} has {len(row)} cells, expected {size}", line=start))
+            yield from _broken_grid(grid, size)
             grid = []
-        elif sum(1 for g in grid if _IGNORED.sub("", g)) == size:
-            yield Entry(start, "\n".join(grid), "\n".join(grid))
-            grid = []
+        if not cells or text.startswith("#") or (number == 1 and cells.isalpha()):
+            yield Entry(number, text, None)    # blank, separator, comment or header: kept
+        elif len(cells) in SIZES:              # a whole puzzle on one line
+            yield Entry(number, text, puzzle)
+        elif len(cells) in _ROW_SIZES:         # perhaps the first row of a grid
+            grid, size, rows = [(number, text, len(cells))], len(cells), 1
+        else:
+            yield Entry(number, text, None, PuzzleError(_wrong_length(len(cells)), line=number))
     if grid:
-        yield _incomplete(start, grid, size)
+        yield from _broken_grid(grid, size)
 
 
-def _incomplete(start: int, grid: list[str], size: int) -> Entry:
-    rows = sum(1 for g in grid if _IGNORED.sub("", g))
-    return Entry(start, "\n".join(grid), None,
-                 PuzzleError(f"grid ends after {rows} rows, expected {size}", line=start))
+def _broken_grid(grid: list[tuple[int, str, int]], size: int) -> Iterator[Entry]:
+    """The lines of a grid that ended too soon, each its own entry: rows are errors, separators
+    are kept as they are."""
+    rows = sum(1 for _, _, cells in grid if cells)
+    if rows == 1:
+        reason = _wrong_length(size)
+    else:
+        reason = f"grid ends after {rows} rows (lines {grid[0][0]}-{grid[-1][0]}), expected {size}"
+    for number, text, cells in grid:
+        yield Entry(number, text, None, PuzzleError(reason, line=number) if cells else None)
 
 
 def _wrong_length(cells: int) -> str:

@@ -18,11 +18,16 @@ import numpy as np
 
 import dlx
 from dlx import status
+from dlx.search import check_count, whole
 
 from . import encode
 from .grid import PuzzleError, clashes, parse, parse_lines81, texts
 
 CHUNK = 512     # puzzles per kernel call: the call costs nothing per puzzle, and threads share the work
+#: Puzzles read ahead of the answers at most, however many threads: lines, entries and results in
+#: flight take about 650 bytes a puzzle, so this is about 20 MB, and its 64 chunks keep 32 threads
+#: busy with one chunk each in the queue.
+READ_AHEAD = 1 << 15
 
 #: ``Result.status`` values, from dlx's one vocabulary (each equals its name: ``"solved"``, ...)
 SOLVED, NO_SOLUTION, INVALID = dlx.Status.SOLVED, dlx.Status.NO_SOLUTION, dlx.Status.INVALID
@@ -60,11 +65,7 @@ def count(puzzle, limit: int | None = None) -> int:
     >>> count("1...............", limit=10)
     10
     """
-    if limit is None:
-        limit = np.iinfo(np.int64).max
-    elif limit < 1:
-        raise ValueError(f"limit must be None or at least 1, not {limit}")
-    return _one(puzzle, limit).count
+    return _one(puzzle, check_count(limit, "limit", 1)).count
 
 
 def is_unique(puzzle) -> bool:
@@ -111,27 +112,27 @@ def map_chunks(work: Callable[[list, threading.Event], list], items: Iterable, *
                jobs: int | None = None, flatten: bool = False, chunk: int = CHUNK) -> Iterator:
     """``work(chunk, stop)`` on consecutive chunks of ``items``, in order, on ``jobs`` threads;
     results are yielded as each chunk is done (one by one when ``flatten``). At most ``2 * jobs``
-    chunks are in flight, so memory does not grow with the input.
+    chunks and ``READ_AHEAD`` items are in flight, so memory grows neither with the input nor
+    with the thread count.
 
     When the consumer stops early (Ctrl-C, an exception, the iterator dropped), ``stop`` is set and
     the chunks not started are cancelled, so the threads end within milliseconds."""
     source = iter(items)
     chunks = iter(lambda: list(itertools.islice(source, chunk)), [])
-    jobs = (os.cpu_count() or 1) if jobs is None else jobs
-    if jobs < 1:
-        raise ValueError(f"jobs must be at least 1, not {jobs}")
+    jobs = (os.cpu_count() or 1) if jobs is None else whole(jobs, "jobs", 1)
+    in_flight = max(1, min(2 * jobs, READ_AHEAD // whole(chunk, "chunk", 1)))
     stop = threading.Event()
     if jobs == 1:
         done = (work(c, stop) for c in chunks)
     else:
-        done = _threaded(work, chunks, jobs, stop)
+        done = _threaded(work, chunks, min(jobs, in_flight), in_flight, stop)
     return itertools.chain.from_iterable(done) if flatten else done
 
 
-def _threaded(work, chunks, jobs, stop):
+def _threaded(work, chunks, jobs, in_flight, stop):
     pool = ThreadPoolExecutor(jobs)
     try:
-        pending = deque(pool.submit(work, c, stop) for c in itertools.islice(chunks, 2 * jobs))
+        pending = deque(pool.submit(work, c, stop) for c in itertools.islice(chunks, in_flight))
         while pending:
             result = pending.popleft().result()
             nxt = next(chunks, None)

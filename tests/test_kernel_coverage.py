@@ -15,6 +15,7 @@ PROPERTY_TESTS = [
     "tests/test_search.py::test_node_budget_stops_where_the_reference_would",
     "tests/test_batch.py::test_batch_matches_reference",
     "tests/test_batch.py::test_node_budget_and_bad_arguments",
+    "tests/test_batch.py::test_the_kernel_itself_refuses_a_value_beyond_its_group",
     "tests/test_stateful.py",
     "tests/test_runs.py::test_budget_pieces_add_up_to_the_whole_run",
     "tests/test_runs.py::test_batch_stop_event_marks_the_rest_stopped",

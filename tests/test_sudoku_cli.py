@@ -76,11 +76,12 @@ def test_broken_grids_are_reported(tmp_path, capsys):
     path.write_text("\n".join(grid[:5] + [""] + grid + ["1 2 3 4 5 6 7 8", "12345678"]) + "\n")
     assert main(["solve", str(path)]) == 1
     out, err = capsys.readouterr()
-    assert err.splitlines() == ["sudoku: line 1: grid ends after 4 rows, expected 9",
-                                "sudoku: line 18: wrong length: 8 cells, but a puzzle has 16, 81, 256 or 625",
-                                "sudoku: line 19: wrong length: 8 cells, but a puzzle has 16, 81, 256 or 625"]
+    broken = "grid ends after 4 rows (lines 1-5), expected 9"      # each row under its own number
+    assert err.splitlines() == [f"sudoku: line {k}: {broken}" for k in (1, 2, 3, 5)] + [
+        "sudoku: line 18: wrong length: 8 cells, but a puzzle has 16, 81, 256 or 625",
+        "sudoku: line 19: wrong length: 8 cells, but a puzzle has 16, 81, 256 or 625"]
     lines = out.split("\n")
-    assert lines[:5] == ["# " + g for g in grid[:5]] and lines[5] == ""
+    assert lines[:5] == ["# " + g for g in grid[:3]] + [grid[3], "# " + grid[4]] and lines[5] == ""
     assert_solves("\n".join(grid), lines[6])
 
 
