@@ -1,22 +1,30 @@
 """Before/after a change: the same workloads on two source trees, interleaved in one process.
 
     git archive <commit> | tar -x -C /tmp/before
-    python bench/before_after.py /tmp/before [--rounds 21] [--only queens14,...]
+    python bench/before_after.py /tmp/before [AFTER_TREE] [--rounds 21] [--only queens14,...]
 
-The before tree's packages are copied to a scratch folder as ``dlx_before`` and ``sudoku_before``
-(their imports of ``dlx`` rewritten), so both versions load side by side in one process and every
-round times one run of each, in alternating order, with CPU time (one thread). On a shared machine
-single runs vary by 30% and more (they come in a fast and a slow mode), so the table gives the
-minimum, the lower quartile and the median of each, and the ratios after/before (below 1: faster).
+Both trees' packages are copied to a scratch folder as ``dlx_before``/``sudoku_before`` and
+``dlx_after``/``sudoku_after`` (their imports of ``dlx`` rewritten; the after tree is this working
+tree unless given), so both versions load alike, side by side in one process, and every
+round times one run of each, in alternating order, with CPU time (one thread). The version loaded
+second runs a few percent slower whatever its code (where its arrays and kernels land in memory),
+so two child processes measure in turn, one loading each version first, and the ratios are the
+geometric means of theirs. On a shared machine single runs vary by 30% and more (they come in a
+fast and a slow mode), so the table gives the minimum, the lower quartile and the median of each,
+and the ratios after/before (below 1: faster).
 Answers are compared, so a change that alters a count is caught here too. The sudoku sets come
 from ../shared/data and are skipped when it is absent.
 """
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
+import json
+import math
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -24,6 +32,8 @@ from pathlib import Path
 
 import numpy as np
 from sudoku_sets import SHARED
+
+ROOT = Path(__file__).resolve().parent.parent
 
 #: name: (package, make the workload from the package, rounds by default)
 CASES = {
@@ -43,59 +53,102 @@ def _sudoku_set(sudoku, name: str):
     return lambda: sum(r.count for r in sudoku.solve_all(puzzles, limit=2, jobs=1))
 
 
-def load_before(tree: Path, scratch: Path) -> dict[str, object]:
-    """The before tree's ``dlx`` and ``sudoku`` as ``dlx_before`` and ``sudoku_before``."""
+def load_tree(tree: Path, scratch: Path, suffix: str) -> dict[str, object]:
+    """``tree``'s ``dlx`` and ``sudoku`` as ``dlx_<suffix>`` and ``sudoku_<suffix>``. Both versions
+    are loaded this way, from fresh copies with their kernels compiled afresh, so neither gets an
+    edge from how it was loaded: an A/A run (the same tree twice) of 17clue read 7% apart when the
+    working tree was imported as is and the other from a copy."""
     for package in ("dlx", "sudoku"):
-        target = scratch / f"{package}_before"
+        target = scratch / f"{package}_{suffix}"
         shutil.copytree(tree / package, target, ignore=shutil.ignore_patterns("__pycache__"))
         for path in target.rglob("*.py"):
             text = path.read_text()
-            text = re.sub(r"^import dlx$", "import dlx_before as dlx", text, flags=re.M)
-            text = re.sub(r"^from dlx(\.| )", r"from dlx_before\1", text, flags=re.M)
+            text = re.sub(r"^import dlx$", f"import dlx_{suffix} as dlx", text, flags=re.M)
+            text = re.sub(r"^from dlx(\.| )", rf"from dlx_{suffix}\1", text, flags=re.M)
             path.write_text(text)
-    sys.path.insert(0, str(scratch))
-    return {package: importlib.import_module(f"{package}_before") for package in ("dlx", "sudoku")}
-
-
-def load_after() -> dict[str, object]:
-    return {package: importlib.import_module(package) for package in ("dlx", "sudoku")}
+    if str(scratch) not in sys.path:
+        sys.path.insert(0, str(scratch))
+    modules = {package: importlib.import_module(f"{package}_{suffix}") for package in ("dlx", "sudoku")}
+    importlib.import_module(f"dlx_{suffix}.problems")
+    return modules
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("before", type=Path)
+    parser.add_argument("before", type=Path, help="the tree before the change")
+    parser.add_argument("after", type=Path, nargs="?", default=ROOT,
+                        help="the tree after it (default: this working tree)")
     parser.add_argument("--rounds", type=int, help="rounds for every workload (default: per workload)")
     parser.add_argument("--only", help="comma-separated workload names")
+    parser.add_argument("--first", choices=ORDERS, help=argparse.SUPPRESS)     # one child's load order
     args = parser.parse_args()
     names = args.only.split(",") if args.only else list(CASES)
-    with tempfile.TemporaryDirectory() as scratch:
-        versions = {"before": load_before(args.before, Path(scratch)), "after": load_after()}
-        importlib.import_module("dlx.problems")
-        importlib.import_module("dlx_before.problems")
-        print("| workload | rounds | before: min / p25 / median (CPU s) | after: min / p25 / median | "
-              "after/before: min / p25 / median | answer |")
-        print("|---|---:|---:|---:|---:|---|")
-        for name in names:
-            package, make, rounds = CASES[name]
-            work = {which: make(modules[package]) for which, modules in versions.items()}
-            if work["after"] is None:
-                print(f"| {name} | not measured (../shared/data absent) | | | | |")
-                continue
-            answers = {which: {w()} for which, w in work.items()}       # warm-up, and the answer
-            times: dict[str, list[float]] = {"before": [], "after": []}
-            for r in range(args.rounds or rounds):
-                for which in ("before", "after") if r % 2 == 0 else ("after", "before"):
-                    started = time.process_time()
-                    answers[which].add(work[which]())
-                    times[which].append(time.process_time() - started)
-            figures = {which: [min(t), float(np.percentile(t, 25)), float(np.median(t))]
-                       for which, t in times.items()}
-            ratios = [a / b for a, b in zip(figures["after"], figures["before"])]
-            same = answers["before"] == answers["after"] and len(answers["after"]) == 1
-            cells = [" / ".join(f"{x:.4f}" for x in figures[w]) for w in ("before", "after")]
-            print(f"| {name} | {len(times['after'])} | {cells[0]} | {cells[1]} | "
-                  f"{' / '.join(f'{x:.3f}' for x in ratios)} | "
-                  f"{', '.join(map(str, answers['after']))}{'' if same else ' (DIFFERS)'} |", flush=True)
+    if args.first:
+        with tempfile.TemporaryDirectory() as scratch:
+            second = ORDERS[1] if args.first == ORDERS[0] else ORDERS[0]
+            trees = {"before": args.before, "after": args.after}
+            versions = {which: load_tree(trees[which], Path(scratch), which) for which in (args.first, second)}
+            for name in names:
+                print(json.dumps(measure(versions, name, args.rounds)), flush=True)
+        return
+    print("| workload | rounds | before: min / p25 / median (CPU s) | after: min / p25 / median | "
+          "after/before: min / p25 / median | median ratio, before / after loaded first | answer |")
+    print("|---|---:|---:|---:|---:|---:|---|")
+    # one child at a time: two at once would share the processors and time each other
+    results = {first: _child(first) for first in ORDERS}
+    for name in names:
+        runs = [results[first][name] for first in ORDERS]
+        if runs[0] is None:
+            print(f"| {name} | not measured (../shared/data absent) | | | | | |")
+            continue
+        times = {which: runs[0]["times"][which] + runs[1]["times"][which] for which in ("before", "after")}
+        figures = {which: _figures(t) for which, t in times.items()}
+        # each order's ratios, then their geometric mean: the load-order bias cancels
+        per_order = [[a / b for a, b in zip(_figures(run["times"]["after"]), _figures(run["times"]["before"]))]
+                     for run in runs]
+        ratios = [math.sqrt(x * y) for x, y in zip(*per_order)]
+        answers = set(runs[0]["answers"]["after"])
+        same = all(set(run["answers"][w]) == answers for run in runs for w in ("before", "after"))
+        cells = [" / ".join(f"{x:.4f}" for x in figures[w]) for w in ("before", "after")]
+        print(f"| {name} | {len(times['after'])} | {cells[0]} | {cells[1]} | "
+              f"{' / '.join(f'{x:.3f}' for x in ratios)} | "
+              f"{per_order[0][2]:.3f} / {per_order[1][2]:.3f} | "
+              f"{', '.join(map(str, answers))}{'' if same else ' (DIFFERS)'} |", flush=True)
+
+
+#: Which tree a child loads first. Whichever loads second ran 3-6% slower on 17clue with the very
+#: same kernel (where the arrays and code land in memory), so every comparison runs once each way.
+ORDERS = ("before", "after")
+
+
+def _child(first: str) -> dict:
+    """The rounds of every workload, measured in a child process that loads ``first`` first."""
+    run = subprocess.run([sys.executable, __file__, *sys.argv[1:], "--first", first], stdout=subprocess.PIPE,
+                         text=True, check=False)
+    if run.returncode:
+        raise SystemExit(f"the child loading {first} first failed (exit status {run.returncode})")
+    return {row["name"]: row if "times" in row else None for row in map(json.loads, run.stdout.splitlines())}
+
+
+def _figures(t: list[float]) -> list[float]:
+    return [min(t), float(np.percentile(t, 25)), float(np.median(t))]
+
+
+def measure(versions: dict, name: str, rounds: int | None) -> dict:
+    """CPU seconds of every round of each version of one workload, and the answers."""
+    package, make, default_rounds = CASES[name]
+    work = {which: make(modules[package]) for which, modules in versions.items()}
+    if work["after"] is None:
+        return {"name": name}
+    answers = {which: {w()} for which, w in work.items()}       # warm-up, and the answer
+    times: dict[str, list[float]] = {"before": [], "after": []}
+    for r in range(rounds or default_rounds):
+        for which in ("before", "after") if r % 2 == 0 else ("after", "before"):
+            gc.collect()        # no collection of the other run's garbage in this one
+            started = time.process_time()
+            answers[which].add(work[which]())
+            times[which].append(time.process_time() - started)
+    return {"name": name, "times": times, "answers": {w: sorted(a) for w, a in answers.items()}}
 
 
 if __name__ == "__main__":

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 import numbers
-import operator
 import threading
 from collections.abc import Sequence
 from typing import NamedTuple

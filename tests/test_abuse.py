@@ -1,8 +1,10 @@
 """Inputs that once lost a puzzle, gave a silently wrong answer or crashed: each a clear error now,
 or the right answer. Each reproducer is as it was found (by fuzzing, API abuse or a long run), and
 the fuzzers that found them run here too, sized to take seconds."""
+import contextlib
 import io
 import math
+import re
 import subprocess
 import sys
 
@@ -13,7 +15,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support import EXAMPLES, INKALA, INKALA_SOLUTION, assert_solves
 
-import dlx
 import sudoku
 from dlx import Batch, ExactCover, ProblemError, problems, read_dlx, write_dlx
 from sudoku.cli import main as sudoku_main
@@ -302,6 +303,29 @@ def test_no_line_is_lost_and_every_puzzle_line_is_solved(lines):
             assert any(e.line == number and e.puzzle is not None for e in entries)
     for e in entries:
         assert e.error is None or e.error.line == e.line
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(puzzle_files())
+def test_the_command_answers_one_line_per_line(tmp_path, lines):
+    path = tmp_path / "fuzz.txt"
+    path.write_bytes(("\n".join(lines) + "\n").encode())
+    physical = path.read_bytes().decode().split("\n")[:-1]
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        sudoku_main(["solve", str(path)])
+    answers = iter(out.getvalue().split("\n")[:-1])
+    for e in read_lines(physical):           # in order: a kept line, an echo, or an answer
+        rows = e.text.split("\n")
+        if e.puzzle is not None and re.sub(r"\s", "", e.puzzle) == INKALA:
+            assert next(answers) == INKALA_SOLUTION
+        elif e.puzzle is None:
+            assert [next(answers) for _ in rows] == [row if e.error is None else "# " + row for row in rows]
+        elif (answer := next(answers)).startswith("# "):   # another puzzle, with no solution
+            assert [answer] + [next(answers) for _ in rows[1:]] == ["# " + row for row in rows]
+        else:
+            assert_solves(e.puzzle, answer)
+    assert next(answers, None) is None
 
 
 @settings(max_examples=200, deadline=None)
