@@ -144,9 +144,10 @@ class Batch:
         elif kind == "f":
             with np.errstate(invalid="ignore"):
                 bad = ~np.isfinite(a) | (a != np.floor(a)) | (a < 0) | (a > self.group_sizes)
-        elif kind == "O":
-            bad = np.array([[not _whole_in(v, size) for v, size in zip(row, self.group_sizes.tolist())]
-                            for row in a.tolist()], dtype=bool).reshape(a.shape)
+        elif kind == "O":           # Python ints too big for numpy, or mixed types
+            sizes = self.group_sizes.tolist()
+            bad = np.array([[not _whole_in(v, size) for v, size in zip(row, sizes)] for row in a.tolist()],
+                           dtype=bool).reshape(a.shape)
         else:
             raise ValueError(f"rows must hold whole numbers, not {a.dtype} values")
         if bad.any():

@@ -175,6 +175,23 @@ def test_bad_group_sizes_are_refused(sizes):
         Batch(problems.queens(4), sizes)
 
 
+@pytest.mark.parametrize("make", [lambda: problems.queens(1.5), lambda: problems.langford("3"),
+                                  lambda: problems.pentominoes(6.0, 10), lambda: problems.queens(0),
+                                  lambda: ExactCover.from_matrix(np.eye(3), secondary=1.5),
+                                  lambda: ExactCover.from_matrix(np.eye(3), secondary=-1)])
+def test_the_problem_makers_take_whole_numbers_only(make):
+    with pytest.raises(ValueError, match="must be a whole number of at least"):
+        make()
+
+
+def test_a_problem_too_big_for_the_links_is_refused(monkeypatch):
+    from dlx import model
+    monkeypatch.setattr(model, "_MAX_ENTRIES", 6)
+    assert ExactCover([["a", "b"], ["c", "d", "e"]]).count() == 1          # 5 entries
+    with pytest.raises(ProblemError, match="6 option entries: the engines index at most 5"):
+        ExactCover([["a", "b"], ["c", "d", "e"], ["f"]])
+
+
 @pytest.mark.parametrize("args", [["--limit"], ["--max-nodes"]])
 def test_huge_numbers_on_the_command_lines(args, capsys):
     from dlx.cli import main as dlx_main
