@@ -10,9 +10,9 @@ __version__ = "0.1.0"
 from .batch import Batch, BatchResult
 from .engines import ENGINES
 from .formats import read_dlx, write_dlx
-from .model import ExactCover, ProblemError
+from .model import ExactCover, ProblemError, ProblemWarning
 from .search import Search, SearchStats
 from .status import Status
 
-__all__ = ["ENGINES", "Batch", "BatchResult", "ExactCover", "ProblemError", "Search", "SearchStats",
+__all__ = ["ENGINES", "Batch", "BatchResult", "ExactCover", "ProblemError", "ProblemWarning", "Search", "SearchStats",
            "Status", "__version__", "read_dlx", "write_dlx"]

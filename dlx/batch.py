@@ -68,7 +68,6 @@ class Batch:
         if sizes.sum() > problem.n_options:
             raise ProblemError(f"the groups hold {sizes.sum()} options, the problem has {problem.n_options}")
         self.problem = problem
-        self.engine = engines.get(engine)
         self.n_groups = sizes.size
         self.group_sizes = sizes.astype(np.uint8)
         self.group_start = np.zeros(sizes.size + 1, np.int64)
@@ -77,7 +76,8 @@ class Batch:
         empty = np.flatnonzero(np.diff(problem._link_start)[:grouped] == 0)
         if empty.size:
             raise ProblemError(f"option {empty[0]} has no primary item, so it cannot be selected")
-        self._prepared = problem._prepare(self.engine.name)
+        self._prepared = problem._prepare(engines.get(engine).name)
+        self.engine = self._prepared.engine
         self.first_node = self.engine.first_nodes(problem)
         n_options = problem.n_options
         self.option_group = np.full(n_options, -1, np.int64)
@@ -110,7 +110,7 @@ class Batch:
                              np.empty(n, np.int64), np.empty(n, np.uint8))
         prepared = self._prepared
         structure = prepared.acquire()
-        scratch = Scratch(self.problem.n_primary + 1, self.n_groups)
+        scratch = Scratch(self.engine.start(prepared.pristine), self.n_groups)
         done = False
         try:
             while not done:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import warnings
 from collections.abc import Callable
 from typing import NoReturn
 
@@ -22,7 +23,11 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     run = None
     try:
-        problem = read_dlx(args.file)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            problem = read_dlx(args.file)
+        for warning in caught:
+            print(f"dlx: warning: {warning.message}", file=sys.stderr)
         run = problem.search(limit=args.limit, max_nodes=args.max_nodes, engine=args.engine)
         with run:
             if args.count:
@@ -45,8 +50,9 @@ def main(argv: list[str] | None = None) -> int:
     stats = run.stats
     if args.stats:
         s = "" if stats.solutions == 1 else "s"
-        print(f"Altogether {stats.solutions} solution{s}, {stats.updates} updates, {stats.nodes} nodes, "
-              f"{stats.seconds:.3f} seconds.", file=sys.stderr)
+        cleansings = "" if problem.option_colours is None else f"{stats.cleansings} cleansings, "
+        print(f"Altogether {stats.solutions} solution{s}, {stats.updates} updates, {cleansings}"
+              f"{stats.nodes} nodes, {stats.seconds:.3f} seconds.", file=sys.stderr)
     if stats.status == Status.MAX_NODES:
         print(f"dlx: the budget of {args.max_nodes} nodes ran out: the search is incomplete "
               f"({stats.solutions} solutions so far)", file=sys.stderr)
@@ -88,8 +94,9 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="dlx",
         description="Exact cover with Dancing Links. Prints every solution of a problem in Knuth's "
-                    "DLX format: each chosen option as its item names, one option per line, a blank "
-                    "line between solutions.",
+                    "DLX format (with DLX2's colours, item:colour, and DLX3's bounds, lo:hi|item): "
+                    "each chosen option as its item names, one option per line, a blank line "
+                    "between solutions.",
         epilog=f"Exit status: 0 when done, {ERROR} for a bad file, {OUT_OF_NODES} when --max-nodes "
                f"ran out before the search was complete, {INTERRUPTED} when interrupted (Ctrl-C).")
     parser.add_argument("file", help="a problem in Knuth's DLX text format, or - for standard input")
@@ -123,8 +130,14 @@ _natural = whole_number(0)
 
 
 def print_solutions(problem: ExactCover, solutions) -> None:
+    """Each solution's options as Knuth prints them: item names, ``item:colour`` where an entry has
+    a colour; a blank line between solutions."""
     out = sys.stdout
     for n, solution in enumerate(solutions):
         if n:
             out.write("\n")
-        out.write("".join(" ".join(map(str, problem.option(k))) + "\n" for k in solution))
+        out.write("".join(" ".join(map(_entry, problem.option(k))) + "\n" for k in solution))
+
+
+def _entry(entry) -> str:
+    return f"{entry[0]}:{entry[1]}" if isinstance(entry, tuple) and len(entry) == 2 else str(entry)

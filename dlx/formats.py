@@ -4,11 +4,12 @@ A line whose first non-blank character is ``|`` is a comment, and blank lines ar
 other line names the primary items, then ``|``, then the secondary items (if any). Every further line
 is one option: the names of its items, separated by blanks. This is the input of Knuth's DLX1.
 
-Knuth's later programs extend the format: DLX2 gives a secondary item a colour in an option
-(``item:colour``) and DLX3 gives a primary item multiplicities in the item line (``lo:hi|item`` or
-``hi|item``). Both are recognised and, until their engines exist, refused with a message that says
-so; ``:`` is therefore not allowed in item names (Knuth forbids it too). A UTF-8 byte-order mark at
-the start is skipped.
+Knuth's later programs extend the format. DLX2 gives a secondary item a colour in an option
+(``item:colour``; a colour is any word without ``:``); DLX3 gives a primary item bounds in the item
+line (``lo:hi|item``, or ``hi|item`` for ``hi:hi``), so that it must be covered between ``lo`` and
+``hi`` times. ``:`` and ``|`` are therefore not allowed in item names (Knuth forbids them too). An
+option without a primary item is skipped with a warning that names its line (it keeps its number,
+so solutions still count it). A UTF-8 byte-order mark at the start is skipped.
 """
 from __future__ import annotations
 
@@ -25,9 +26,11 @@ from . import __version__
 from .model import (
     ExactCover,
     ProblemError,
+    check_bounds,
     declare_items,
     encode_option,
     first_repeat,
+    warn_unusable,
 )
 
 
@@ -86,7 +89,7 @@ def _refuse_lines_split_at_cr(source: IO, name: str) -> None:
                            "newline='\\n'")
 
 
-_MULTIPLICITY = re.compile(r"(\d+:)?\d+\|.")     # DLX3's lo:hi|item or hi|item
+_BOUNDS = re.compile(r"(?:(\d+):)?(\d+)")     # DLX3's lo:hi or hi before '|item'
 _BOM = "\ufeff"
 
 
@@ -118,40 +121,69 @@ def _parse(numbered: Iterator[tuple[int, str]], name: str) -> ExactCover:
         raise ProblemError(f"{name}: no item line (the file has only comments and blank lines)")
     number, tokens = header
     where = f"{name}, line {number}"
-    primary, secondary = _split_items(tokens, where, number)
+    primary, secondary, bounds = _split_items(tokens, where, number)
     items = declare_items(primary, secondary, where, number)
     index = {item: i for i, item in enumerate(items)}
     n_primary = len(primary)
-    start, ids = [0], []
+    palette: dict[str, int] = {}
+    start, ids, colours, unusable = [0], [], [], []
     for number, tokens in lines:
         where = f"{name}, line {number}"
-        coloured = next((t for t in tokens if ":" in t), None)
-        if coloured is not None:
-            raise ProblemError(f"{where}: {coloured!r} gives an item a colour (DLX2's item:colour); "
-                               "colours are not supported yet", line=number)
-        ids.extend(encode_option(tokens, index, n_primary, where, number))
+        entries = [_entry(token, palette, where, number) for token in tokens]
+        option_ids, option_colours = encode_option(entries, index, n_primary, where, number)
+        if min(option_ids) >= n_primary:
+            unusable.append(f"line {number}")
+        ids.extend(option_ids)
+        colours.extend(option_colours)
         start.append(len(ids))
-    return ExactCover._from_ids(items, n_primary, start, ids)
+    if unusable:
+        warn_unusable([f"{name}, {unusable[0]}", *unusable[1:]])
+    return ExactCover._from_ids(items, n_primary, start, ids, colours if palette else None,
+                                None if all(b == (1, 1) for b in bounds) else bounds, tuple(palette))
 
 
-def _split_items(tokens: list[str], where: str, line: int) -> tuple[list[str], list[str]]:
-    bounded = next((t for t in tokens if _MULTIPLICITY.match(t)), None)
-    if bounded is not None:
-        raise ProblemError(f"{where}: {bounded!r} gives an item multiplicities (DLX3's lo:hi|item); "
-                           "multiplicities are not supported yet", line=line)
+def _entry(token: str, palette: dict[str, int], where: str, line: int) -> tuple[str, int]:
+    """``(item name, colour number)`` of one token of an option (0: no colour)."""
+    if ":" not in token:
+        return token, 0
+    item, colour = token.split(":", 1)
+    if not item or not colour or ":" in colour:
+        raise ProblemError(f"{where}: {token!r} is not item:colour (both non-empty, one ':')", line=line)
+    return item, palette.setdefault(colour, len(palette) + 1)
+
+
+def _split_items(tokens: list[str], where: str, line: int) -> tuple[list[str], list[str], list[tuple[int, int]]]:
+    """Primary names, secondary names, and ``(lo, hi)`` per primary item."""
     if tokens.count("|") > 1:
         raise ProblemError(f"{where}: the item line contains '|' more than once", line=line)
-    bad = next((t for t in tokens if "|" in t and t != "|"), None)
-    if bad is not None:
-        raise ProblemError(f"{where}: item name {bad!r} contains '|' (separate it with blanks)", line=line)
-    bad = next((t for t in tokens if ":" in t), None)
-    if bad is not None:
-        raise ProblemError(f"{where}: item name {bad!r} contains ':' (Knuth's format keeps ':' for "
+    cut = tokens.index("|") if "|" in tokens else len(tokens)
+    primary, bounds = [], []
+    for token in tokens[:cut]:
+        lo_hi, item = (1, 1), token
+        if "|" in token:
+            prefix, item = token.split("|", 1)
+            found = _BOUNDS.fullmatch(prefix)
+            if not found or not item or "|" in item:
+                raise ProblemError(f"{where}: {token!r} is neither an item name nor bounds and a name "
+                                   "(lo:hi|item or hi|item); separate '|' with blanks", line=line)
+            hi = int(found[2])
+            lo_hi = check_bounds((hi if found[1] is None else int(found[1]), hi), f"{where}: item {item!r}", line)
+        primary.append(_item_name(item, where, line))
+        bounds.append(lo_hi)
+    secondary = []
+    for token in tokens[cut + 1:]:
+        if "|" in token:
+            raise ProblemError(f"{where}: {token!r}: only primary items take bounds (lo:hi|item), and "
+                               "'|' is not allowed in item names", line=line)
+        secondary.append(_item_name(token, where, line))
+    return primary, secondary, bounds
+
+
+def _item_name(name: str, where: str, line: int) -> str:
+    if ":" in name:
+        raise ProblemError(f"{where}: item name {name!r} contains ':' (Knuth's format keeps ':' for "
                            "colours)", line=line)
-    if "|" in tokens:
-        cut = tokens.index("|")
-        return tokens[:cut], tokens[cut + 1:]
-    return tokens, []
+    return name
 
 
 def write_dlx(problem: ExactCover, target: str | bytes | os.PathLike | IO) -> str | bytes | os.PathLike | IO:
@@ -194,15 +226,25 @@ def write_dlx(problem: ExactCover, target: str | bytes | os.PathLike | IO) -> st
 def _dlx_text(problem: ExactCover) -> str:
     names = [str(item) for item in problem.items]
     _check_names(names, problem.items)
+    colours = [str(colour) for colour in problem.colours]
+    _check_colours(colours, problem.colours)
     primary, secondary = names[:problem.n_primary], names[problem.n_primary:]
+    if problem.bounds is not None:
+        primary = [name if (lo, hi) == (1, 1) else f"{hi}|{name}" if lo == hi else f"{lo}:{hi}|{name}"
+                   for name, (lo, hi) in zip(primary, problem.bounds.tolist())]
     header = (f"| dlx {__version__}: {len(primary)} items and {len(secondary)} secondary, "
               f"{problem.n_options} options\n")
     lines = [header,
              " ".join(primary + (["|", *secondary] if secondary else [])) + "\n"]
     start, ids = problem.option_start, problem.option_items
+    painted = problem.option_colours
     for k in range(problem.n_options):
         option = ids[start[k]:start[k + 1]]
-        text = " ".join(names[i] for i in option)
+        if painted is None:
+            text = " ".join(names[i] for i in option)
+        else:
+            text = " ".join(names[i] if c == 0 else f"{names[i]}:{colours[c - 1]}"
+                            for i, c in zip(option.tolist(), painted[start[k]:start[k + 1]].tolist()))
         if option.size and option.min() < problem.n_primary:
             lines.append(text + "\n")
         else:
@@ -222,3 +264,17 @@ def _check_names(names: list[str], items: tuple) -> None:
     twice = first_repeat(names)
     if twice is not None:
         raise ProblemError(f"two items are both written {twice!r} in DLX format")
+
+
+def _check_colours(texts: list[str], colours: tuple) -> None:
+    for text, colour in zip(texts, colours):
+        if not text or text.split() != [text] or "|" in text or ":" in text:
+            raise ProblemError(f"colour {colour!r} cannot be written in DLX format: a colour must be "
+                               "non-empty, without blanks, '|' or ':'")
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ProblemError(f"colour {colour!r} cannot be written in UTF-8") from None
+    twice = first_repeat(texts)
+    if twice is not None:
+        raise ProblemError(f"two colours are both written {twice!r} in DLX format")

@@ -7,7 +7,8 @@ owns its state and its statistics.
 from __future__ import annotations
 
 import threading
-from collections.abc import Hashable, Iterable, Sequence
+import warnings
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -27,13 +28,28 @@ class ProblemError(ValueError):
         self.line = line
 
 
+class ProblemWarning(UserWarning):
+    """Something in a problem that is allowed but probably not meant, such as an option that no
+    solution can use; the problem is built anyway."""
+
+
 class ExactCover:
     """An exact-cover problem: choose options so that every primary item is covered exactly once
-    and every secondary item at most once.
+    (or between the bounds given for it) and every secondary item at most once (or by any number of
+    options that give it the same colour).
 
-    ``options`` are iterables of hashable item names. Items listed in ``secondary`` are secondary,
-    every other item is primary. The item order (which breaks ties when the search chooses an item)
-    is ``primary`` when given, else the order of first appearance in the options.
+    ``options`` are iterables of entries. An entry is an item name (any hashable), or a pair
+    ``(item, colour)`` that names a secondary item with a colour (any hashable): options that share
+    a secondary item must agree on its colour, and an entry without a colour excludes every other
+    use of its item (Knuth's DLX2). The pair reading applies when ``item`` is a declared item and the
+    pair itself is not one; a pair that could be read both ways (a declared item name whose first
+    element is a secondary item) is a ProblemError, and so is a colour on a primary item.
+
+    Items listed in ``secondary`` are secondary, every other item is primary. The item order (which
+    breaks ties when the search chooses an item) is ``primary`` when given, else the order of first
+    appearance in the options. ``bounds`` maps a primary item to ``(lo, hi)`` (or ``k`` for
+    ``(k, k)``): it must then be covered between ``lo`` and ``hi`` times (Knuth's DLX3); every other
+    primary item exactly once.
 
     >>> ec = ExactCover([["c", "e"], ["a", "d", "g"], ["b", "c", "f"], ["a", "d", "f"],
     ...                  ["b", "g"], ["d", "e", "g"]])
@@ -50,10 +66,14 @@ class ExactCover:
     >>> ec.stats.nodes, ec.stats.updates, ec.stats.complete
     (6, 30, True)
 
-    The problem is immutable once built and pickles (names and options only; the engines'
-    structures are built again where it is unpickled). ``option_colours`` (a colour per option
-    entry) and ``bounds`` (lo, hi per primary item) are kept for the engines of colours and
-    multiplicities; until those exist they are None.
+    An option without a primary item can be part of no solution: it keeps its number but is left
+    out of the search, with a :class:`ProblemWarning` (as Knuth's programs warn and skip it).
+
+    The problem is immutable once built and pickles (names, options, colours and bounds; the
+    engines' structures are built again where it is unpickled). ``option_colours`` holds a colour
+    number per option entry (0: none; colour ``c`` is ``colours[c - 1]``), or is None when no entry
+    has a colour; ``bounds`` holds ``(lo, hi)`` per primary item, or is None when every one is
+    ``(1, 1)``.
     """
 
     items: tuple[Hashable, ...]
@@ -61,6 +81,7 @@ class ExactCover:
     option_start: np.ndarray
     option_items: np.ndarray
     option_colours: np.ndarray | None
+    colours: tuple[Hashable, ...]
     bounds: np.ndarray | None
 
     def __init__(
@@ -69,21 +90,33 @@ class ExactCover:
         *,
         primary: Sequence[Hashable] | None = None,
         secondary: Iterable[Hashable] = (),
+        bounds: Mapping[Hashable, int | tuple[int, int]] | None = None,
     ) -> None:
         options = [list(option) for option in options]
         secondary = list(secondary)
+        declared = set(secondary) if primary is None else set(primary) | set(secondary)
+        is_secondary = set(secondary)
+        entries = [[_entry(e, declared, is_secondary, k) for e in option] for k, option in enumerate(options)]
         if primary is None:
-            is_secondary = set(secondary)
-            first_seen = dict.fromkeys(name for option in options for name in option)
+            first_seen = dict.fromkeys(name for option in entries for name, _ in option)
             primary = [name for name in first_seen if name not in is_secondary]
         items = declare_items(list(primary), secondary, where="")
         index = {name: i for i, name in enumerate(items)}
         n_primary = len(items) - len(secondary)
-        start, ids = [0], []
-        for k, option in enumerate(options):
-            ids.extend(encode_option(option, index, n_primary, f"option {k}"))
+        palette: dict = {}
+        start, ids, colours, unusable = [0], [], [], []
+        for k, option in enumerate(entries):
+            coded = [(name, 0 if colour is _NO_COLOUR else palette.setdefault(colour, len(palette) + 1))
+                     for name, colour in option]
+            option_ids, option_colours = encode_option(coded, index, n_primary, f"option {k}")
+            if not option_ids or min(option_ids) >= n_primary:
+                unusable.append(f"option {k}")
+            ids.extend(option_ids)
+            colours.extend(option_colours)
             start.append(len(ids))
-        self._setup(items, n_primary, start, ids)
+        warn_unusable(unusable)
+        self._setup(items, n_primary, start, ids, colours if palette else None,
+                    item_bounds(bounds, index, n_primary), tuple(palette))
 
     @classmethod
     def from_matrix(cls, m, secondary: int = 0) -> ExactCover:
@@ -113,26 +146,40 @@ class ExactCover:
         secondary = whole(secondary, "secondary")
         if secondary > n_cols:
             raise ProblemError(f"secondary={secondary}, but the matrix has {n_cols} columns")
-        return cls._from_ids(range(n_cols), n_cols - secondary, start, ids)
+        n_primary = n_cols - secondary
+        if n_primary >= 1:
+            start = np.asarray(start)
+            lengths = np.diff(start)
+            owner = np.repeat(np.arange(lengths.size), lengths)
+            has_primary = np.zeros(lengths.size, bool)
+            has_primary[owner[np.asarray(ids) < n_primary]] = True
+            warn_unusable([f"row {k}" for k in np.flatnonzero(~has_primary).tolist()])
+        return cls._from_ids(range(n_cols), n_primary, start, ids)
 
     @classmethod
-    def _from_ids(cls, items: Sequence[Hashable], n_primary: int, start, ids) -> ExactCover:
+    def _from_ids(cls, items: Sequence[Hashable], n_primary: int, start, ids, colours=None,
+                  bounds=None, colour_values: tuple = ()) -> ExactCover:
         """Build from already validated item ids (the readers' path)."""
         self = cls.__new__(cls)
-        self._setup(items, n_primary, start, ids)
+        self._setup(items, n_primary, start, ids, colours, bounds, colour_values)
         return self
 
-    def _setup(self, items, n_primary, start, ids, colours=None, bounds=None) -> None:
+    def _setup(self, items, n_primary, start, ids, colours=None, bounds=None, colour_values=()) -> None:
         if n_primary < 1:
             raise ProblemError("no primary items")
         if len(ids) >= _MAX_ENTRIES:
             raise ProblemError(f"{len(ids):,} option entries: the engines index at most {_MAX_ENTRIES - 1:,}")
         start = _frozen(np.asarray(start, dtype=np.int32))
         ids = _frozen(np.asarray(ids, dtype=np.int32))
-        link_start, link_items = _usable(start, ids, n_primary)
+        if colours is not None:
+            colours = _frozen(np.asarray(colours, dtype=np.int32))
+        if bounds is not None:
+            bounds = _frozen(np.asarray(bounds, dtype=np.int32).reshape(n_primary, 2))
+        link_start, link_items, link_colours = _usable(start, ids, colours, n_primary)
         fields = {"items": tuple(items), "n_primary": n_primary, "option_start": start,
-                  "option_items": ids, "option_colours": colours, "bounds": bounds,
-                  "_link_start": _frozen(link_start), "_link_items": _frozen(link_items),
+                  "option_items": ids, "option_colours": colours, "colours": tuple(colour_values),
+                  "bounds": bounds, "_link_start": _frozen(link_start), "_link_items": _frozen(link_items),
+                  "_link_colours": None if link_colours is None else _frozen(link_colours),
                   "_prepared": {}, "_prepare_lock": threading.Lock(), "_local": threading.local()}
         for name, value in fields.items():
             object.__setattr__(self, name, value)
@@ -143,11 +190,11 @@ class ExactCover:
     def __getstate__(self) -> dict:
         return {"items": self.items, "n_primary": self.n_primary, "option_start": self.option_start,
                 "option_items": self.option_items, "option_colours": self.option_colours,
-                "bounds": self.bounds}
+                "colours": self.colours, "bounds": self.bounds}
 
     def __setstate__(self, state: dict) -> None:
         self._setup(state["items"], state["n_primary"], state["option_start"], state["option_items"],
-                    state["option_colours"], state["bounds"])
+                    state["option_colours"], state["bounds"], state.get("colours", ()))
 
     def _prepare(self, engine: str) -> engines.Prepared:
         """The structure of ``engine`` for this problem, built on first use (Prepared: in place
@@ -157,7 +204,7 @@ class ExactCover:
             with self._prepare_lock:
                 prepared = self._prepared.get(engine)
                 if prepared is None:
-                    prepared = engines.Prepared(engines.get(engine), self)
+                    prepared = engines.Prepared(engines.get(engine).for_problem(self), self)
                     self._prepared[engine] = prepared
         return prepared
 
@@ -184,11 +231,23 @@ class ExactCover:
         self._local.stats = stats
 
     def option(self, k: int) -> tuple[Hashable, ...]:
-        """The item names of option ``k``, in input order."""
+        """The entries of option ``k``, in input order: item names, and ``(item, colour)`` pairs
+        for the entries with a colour."""
         if not 0 <= k < self.n_options:
             raise IndexError(f"option {k} out of range (the problem has {self.n_options} options)")
-        ids = self.option_items[self.option_start[k]:self.option_start[k + 1]]
-        return tuple(self.items[i] for i in ids)
+        a, b = self.option_start[k], self.option_start[k + 1]
+        ids = self.option_items[a:b].tolist()
+        if self.option_colours is None:
+            return tuple(self.items[i] for i in ids)
+        return tuple(self.items[i] if c == 0 else (self.items[i], self.colours[c - 1])
+                     for i, c in zip(ids, self.option_colours[a:b].tolist()))
+
+    def bound(self, item: Hashable) -> tuple[int, int]:
+        """``(lo, hi)``: how many chosen options must cover ``item`` (a primary item)."""
+        i = self.items.index(item)
+        if i >= self.n_primary:
+            raise ValueError(f"item {item!r} is secondary: it has no bounds")
+        return (1, 1) if self.bounds is None else tuple(self.bounds[i].tolist())
 
     def search(self, *, limit: int | None = None, max_nodes: int | None = None,
                engine: str = engines.DEFAULT) -> Search:
@@ -251,8 +310,10 @@ class ExactCover:
         return self.n_options
 
     def __repr__(self) -> str:
+        extra = "" if self.option_colours is None else f", {len(self.colours)} colours"
+        extra += "" if self.bounds is None else ", bounds"
         return (f"ExactCover({self.n_items} items ({self.n_primary} primary, "
-                f"{self.n_secondary} secondary), {self.n_options} options)")
+                f"{self.n_secondary} secondary), {self.n_options} options{extra})")
 
     def check(self) -> None:
         """Assert that every engine's structure is exactly what it must be: as built, or, while a
@@ -277,18 +338,90 @@ def _frozen(a: np.ndarray) -> np.ndarray:
     return a
 
 
-def _usable(start: np.ndarray, ids: np.ndarray, n_primary: int) -> tuple[np.ndarray, np.ndarray]:
-    """The options as the links hold them: an option without a primary item (possible only from a
-    matrix) is emptied, so it keeps its number but sits in no item's list."""
+def _usable(start: np.ndarray, ids: np.ndarray, colours: np.ndarray | None,
+            n_primary: int) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """The options as the links hold them: an option without a primary item is emptied, so it keeps
+    its number but sits in no item's list."""
     lengths = np.diff(start)
     owner = np.repeat(np.arange(lengths.size), lengths)
     has_primary = np.zeros(lengths.size, bool)
     has_primary[owner[ids < n_primary]] = True
     if has_primary.all():
-        return start, ids
+        return start, ids, colours
     kept = np.zeros_like(start)
     np.cumsum(np.where(has_primary, lengths, 0), out=kept[1:])
-    return kept, ids[has_primary[owner]]
+    keep = has_primary[owner]
+    return kept, ids[keep], None if colours is None else colours[keep]
+
+
+def warn_unusable(where: list[str]) -> None:
+    """One :class:`ProblemWarning` naming the options (``where``: "option 3", "line 7") that have no
+    primary item."""
+    if not where:
+        return
+    shown = ", ".join(where[:10]) + (f" and {len(where) - 10} more" if len(where) > 10 else "")
+    one = len(where) == 1
+    warnings.warn(f"{shown}: {'an option' if one else 'options'} without a primary item, so no solution "
+                  f"can use {'it' if one else 'them'}; skipped (keeping {'its number' if one else 'their numbers'})",
+                  ProblemWarning, stacklevel=3)
+
+
+class _NoColour:
+    def __repr__(self) -> str:
+        return "no colour"
+
+
+_NO_COLOUR = _NoColour()
+
+
+def _entry(e: Hashable, declared: set, secondary: set, k: int) -> tuple[Hashable, Hashable]:
+    """``(name, colour)`` of one entry of option ``k`` (``_NO_COLOUR`` for a plain item name)."""
+    if type(e) is tuple and len(e) == 2:
+        name, colour = e
+        if e in declared:
+            if name in secondary:
+                raise ProblemError(f"option {k}: {e!r} is both a declared item and item {name!r} with "
+                                   f"colour {colour!r}; rename one of them")
+            return e, _NO_COLOUR
+        if name in declared:
+            if name not in secondary:
+                raise ProblemError(f"option {k}: primary item {name!r} cannot have a colour ({colour!r}); "
+                                   "only secondary items take colours")
+            return name, colour
+    return e, _NO_COLOUR
+
+
+def item_bounds(bounds: Mapping | None, index: dict, n_primary: int) -> np.ndarray | None:
+    """``(lo, hi)`` per primary item from ``{item: (lo, hi) or k}``; None when all are (1, 1)."""
+    if not bounds:
+        return None
+    table = np.ones((n_primary, 2), np.int64)
+    for item, value in bounds.items():
+        i = index.get(item)
+        if i is None:
+            raise ProblemError(f"bounds: unknown item {item!r}")
+        if i >= n_primary:
+            raise ProblemError(f"bounds: item {item!r} is secondary; only primary items take bounds")
+        table[i] = check_bounds(value, f"bounds of item {item!r}")
+    return None if (table == 1).all() else table
+
+
+def check_bounds(value, where: str, line: int | None = None) -> tuple[int, int]:
+    """``(lo, hi)`` from ``k`` or ``(lo, hi)``: whole numbers with 0 <= lo <= hi and 1 <= hi < 2**31."""
+    pair = (value, value) if not isinstance(value, (tuple, list)) else tuple(value)
+    if len(pair) != 2:
+        raise ProblemError(f"{where}: {value!r} is neither a number nor a pair (lo, hi)", line=line)
+    try:
+        lo, hi = (whole(v, "a bound") for v in pair)
+    except ValueError:
+        raise ProblemError(f"{where}: {value!r}: bounds must be whole numbers of at least 0", line=line) from None
+    if lo > hi:
+        raise ProblemError(f"{where}: the lower bound {lo} exceeds the upper bound {hi}", line=line)
+    if hi == 0:
+        raise ProblemError(f"{where}: the upper bound is 0 (an item no option may cover is no item)", line=line)
+    if hi >= 2 ** 31:
+        raise ProblemError(f"{where}: the upper bound {hi} is too large (at most {2 ** 31 - 1})", line=line)
+    return lo, hi
 
 
 def declare_items(primary: list, secondary: list, where: str, line: int | None = None) -> list:
@@ -302,23 +435,25 @@ def declare_items(primary: list, secondary: list, where: str, line: int | None =
     return primary + secondary
 
 
-def encode_option(names: list, index: dict, n_primary: int, where: str, line: int | None = None) -> list[int]:
-    """Item ids of one option; an empty option, an unknown or repeated item, or an option without a
-    primary item (it could never be part of a solution) is a ProblemError naming ``where``."""
-    if not names:
-        raise ProblemError(f"{where}: empty option", line=line)
-    ids = []
-    for name in names:
+def encode_option(entries: list[tuple[Hashable, int]], index: dict, n_primary: int, where: str,
+                  line: int | None = None) -> tuple[list[int], list[int]]:
+    """Item ids and colour numbers of one option, from ``(name, colour number)`` pairs (0: no
+    colour). An unknown or repeated item, or a colour on a primary item, is a ProblemError naming
+    ``where``; an option without a primary item is the caller's to report."""
+    ids, colours = [], []
+    for name, colour in entries:
         i = index.get(name)
         if i is None:
             raise ProblemError(f"{where}: unknown item {name!r}", line=line)
+        if colour and i < n_primary:
+            raise ProblemError(f"{where}: primary item {name!r} cannot have a colour; only secondary "
+                               "items take colours", line=line)
         ids.append(i)
+        colours.append(colour)
     if len(set(ids)) != len(ids):
-        twice = first_repeat(names)
+        twice = first_repeat([name for name, _ in entries])
         raise ProblemError(f"{where}: item {twice!r} appears twice in one option", line=line)
-    if min(ids) >= n_primary:
-        raise ProblemError(f"{where}: option has no primary item, so no solution could use it", line=line)
-    return ids
+    return ids, colours
 
 
 def first_repeat(names: list) -> Hashable | None:

@@ -1,7 +1,8 @@
 """Classic exact-cover problems, built the way Knuth's generators build them.
 
 They are the engine's test bed and benchmarks, and examples of how to state a problem as options:
-N queens, Langford pairs and pentomino packings.
+N queens, Langford pairs and pentomino packings; with colours (Knuth's XCC), word squares and
+graceful labellings; with multiplicities (MCC), k queens and packings with several copies of a piece.
 
 >>> from dlx import problems
 >>> problems.queens(8).count()
@@ -12,6 +13,8 @@ N queens, Langford pairs and pentomino packings.
 8
 """
 from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
 
 from .model import ExactCover
 from .search import whole
@@ -136,3 +139,117 @@ def pentominoes(rows: int = 6, cols: int = 10, *, symmetric: bool = False) -> Ex
 def _upper_left(r: int, c: int, rows: int, cols: int) -> bool:
     """Whether X's centre (r, c) lies in the box's upper left quarter."""
     return 2 * r < rows and 2 * c < cols
+
+
+# --- colours (XCC) and multiplicities (MCC)
+
+#: Three-letter words for :func:`word_squares` (a small list built in code, as Knuth's examples are).
+WORDS3 = ("ace", "act", "age", "ago", "aid", "aim", "air", "ale", "all", "and", "ant", "ape", "arc",
+          "are", "arm", "art", "ash", "ask", "ate", "awe", "bad", "bag", "ban", "bar", "bat", "bed",
+          "bee", "beg", "bet", "bid", "big", "bit", "boa", "bow", "can", "cap", "car", "cat", "ear",
+          "eat", "ego", "era", "eve", "ewe", "gas", "get", "ice", "ion", "net", "oar", "oat", "ode",
+          "one", "ore", "owe", "ran", "rat", "sea", "see", "set", "tan", "tar", "tea", "ten", "toe")
+
+
+def word_squares(words: Sequence[str] = WORDS3) -> ExactCover:
+    """Fill an n x n grid with letters so that every row and every column is one of ``words``
+    (all of length n; a word may be used more than once). Colours carry the letters.
+
+    Items ``r*`` and ``c*`` (a word for each row and column) are primary; the cells ``ij`` are
+    secondary, and an option puts a word in a row or a column by giving each of its cells the
+    word's letter as colour, so that the rows and columns through a cell agree on it. Option
+    ``k`` (< ``n * len(words)``) is word ``k % len(words)`` in row ``k // len(words)``; the columns'
+    options follow.
+
+    >>> word_squares(["ab", "ba"]).count()      # ab/ba and ba/ab
+    2
+    """
+    words = list(dict.fromkeys(words))
+    if not words or len({len(w) for w in words}) != 1 or not words[0]:
+        raise ValueError("word_squares needs non-empty words, all of one length")
+    n = len(words[0])
+    cell = [[f"{_name(i)}{_name(j)}" for j in range(n)] for i in range(n)]
+    options = [[f"r{_name(i)}", *((cell[i][j], w[j]) for j in range(n))] for i in range(n) for w in words]
+    options += [[f"c{_name(j)}", *((cell[i][j], w[i]) for i in range(n))] for j in range(n) for w in words]
+    primary = [f"{d}{_name(i)}" for i in range(n) for d in "rc"]
+    return ExactCover(options, primary=primary, secondary=[c for row in cell for c in row])
+
+
+def graceful(edges: Sequence[tuple[Hashable, Hashable]]) -> ExactCover:
+    """Graceful labellings of a graph with m ``edges`` (and no isolated vertex): give its vertices
+    distinct labels from 0..m so that the edges' differences ``|label(u) - label(v)|`` are 1..m, each
+    once. Colours carry the labels.
+
+    Primary: each edge ``e*`` (it gets one pair of labels) and each difference ``d*`` (used once).
+    Secondary: each vertex ``v*``, coloured by its label, so all its edges agree on it; and each
+    label ``l*``, coloured by the vertex that has it, so no two vertices share one. Edge ``k``'s
+    options are its labellings ``(a, b)``, ``a != b``, in order. Each solution is one labelling.
+
+    >>> graceful([(0, 1), (1, 2)]).count()        # the path of 3 vertices: 0-2-1, 1-0-2, mirrored
+    4
+    """
+    edges = [tuple(edge) for edge in edges]
+    m = len(edges)
+    if not m or any(len(edge) != 2 or edge[0] == edge[1] for edge in edges):
+        raise ValueError("graceful needs at least one edge, each joining two different vertices")
+    vertices = list(dict.fromkeys(v for edge in edges for v in edge))
+    vertex = {v: f"v{k}" for k, v in enumerate(vertices)}
+    options = []
+    for k, (u, v) in enumerate(edges):
+        for a in range(m + 1):
+            for b in range(m + 1):
+                if a != b:
+                    options.append([f"e{k}", f"d{abs(a - b)}", (vertex[u], a), (vertex[v], b),
+                                    (f"l{a}", vertex[u]), (f"l{b}", vertex[v])])
+    primary = [f"e{k}" for k in range(m)] + [f"d{d}" for d in range(1, m + 1)]
+    secondary = list(vertex.values()) + [f"l{x}" for x in range(m + 1)]
+    return ExactCover(options, primary=primary, secondary=secondary)
+
+
+def k_queens(n: int, k: int) -> ExactCover:
+    """Place ``k`` queens on an ``n`` x ``n`` board, no two attacking each other: :func:`queens`
+    with every row and column covered 0 or 1 times (``0:1``) and one more item, ``Q``, in every
+    option and covered exactly ``k`` times.
+
+    >>> k_queens(4, 2).count()
+    44
+    """
+    n, k = whole(n, "k_queens' n", 1), whole(k, "k_queens' k", 1)
+    board = queens(n)
+    options = [["Q", *board.option(o)] for o in range(board.n_options)]
+    lines = list(board.items[:board.n_primary])
+    bounds = {"Q": (k, k), **{line: (0, 1) for line in lines}}
+    return ExactCover(options, primary=["Q", *lines], secondary=board.items[board.n_primary:], bounds=bounds)
+
+
+#: The five free tetrominoes, as (row, column) cells of one orientation.
+TETROMINOES = {
+    "I": ((0, 0), (0, 1), (0, 2), (0, 3)),
+    "O": ((0, 0), (0, 1), (1, 0), (1, 1)),
+    "T": ((0, 0), (0, 1), (0, 2), (1, 1)),
+    "L": ((0, 0), (1, 0), (2, 0), (2, 1)),
+    "S": ((0, 1), (0, 2), (1, 0), (1, 1)),
+}
+
+
+def packing(rows: int, cols: int, pieces: Mapping[str, Sequence[tuple[int, int]]],
+            copies: Mapping[str, int | tuple[int, int]]) -> ExactCover:
+    """Pack a ``rows`` x ``cols`` box exactly with ``pieces`` (name: cells of one orientation; every
+    rotation and reflection may be used), piece ``p`` used between ``copies[p]`` = ``(lo, hi)`` times
+    (or exactly ``k``). The cells ``RC`` and the piece names are primary; the piece names carry the
+    bounds. Every placement of every orientation is an option, piece name first.
+
+    >>> packing(2, 4, {"O": TETROMINOES["O"], "I": TETROMINOES["I"]}, {"O": (0, 2), "I": (0, 2)}).count()
+    3
+    """
+    rows, cols = whole(rows, "rows", 1), whole(cols, "cols", 1)
+    cells = [f"{_name(r)}{_name(c)}" for r in range(rows) for c in range(cols)]
+    options = []
+    for piece, shape in pieces.items():
+        for orientation in _orientations(tuple(shape)):
+            height = 1 + max(r for r, _ in orientation)
+            width = 1 + max(c for _, c in orientation)
+            for r in range(rows - height + 1):
+                for c in range(cols - width + 1):
+                    options.append([piece, *(f"{_name(r + dr)}{_name(c + dc)}" for dr, dc in orientation)])
+    return ExactCover(options, primary=cells + list(pieces), bounds=dict(copies))

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import engines
-from .engines.base import NODES, PHASE, SOLUTIONS, STOP, UPDATES
+from .engines.base import CLEANSINGS, NODES, PHASE, SOLUTIONS, STOP, UPDATES, Machine
 from .status import Status, of_code
 
 if TYPE_CHECKING:
@@ -36,13 +36,15 @@ UNLIMITED = np.iinfo(np.int64).max
 
 @dataclass(frozen=True)
 class SearchStats:
-    """What a search did, counted as Knuth's DLX1 counts it.
+    """What a search did, counted as Knuth's DLX1, DLX2 or DLX3 counts it.
 
     ``nodes``: levels entered (dead ends included) plus one per solution; ``updates``: items covered
     plus nodes unlinked; ``solutions``: solutions visited; ``seconds``: time spent searching (not
     loading the kernels); ``status``: a :class:`dlx.Status`: ``"complete"`` (the whole search tree
     was explored), ``"limit"`` (the solution limit was reached), ``"max_nodes"`` (the node budget ran
-    out), ``"stopped"`` (stopped on request, or the iterator was closed early) or ``"running"``.
+    out), ``"stopped"`` (stopped on request, or the iterator was closed early) or ``"running"``;
+    ``cleansings``: DLX2's count of purified items plus options whose colour a purification
+    satisfied (0 without colours).
 
     Stats add up (``a + b``), as the parts of a split search do: counters and seconds add, and the
     sum is complete only when both parts are; otherwise it has the status of the first part that
@@ -54,6 +56,7 @@ class SearchStats:
     solutions: int
     seconds: float
     status: Status
+    cleansings: int = 0
 
     @property
     def complete(self) -> bool:
@@ -65,7 +68,8 @@ class SearchStats:
             return NotImplemented
         status = self.status if self.status != Status.COMPLETE else other.status
         return SearchStats(self.nodes + other.nodes, self.updates + other.updates,
-                           self.solutions + other.solutions, self.seconds + other.seconds, status)
+                           self.solutions + other.solutions, self.seconds + other.seconds, status,
+                           self.cleansings + other.cleansings)
 
 
 def whole(value, name: str, minimum: int = 0) -> int:
@@ -108,11 +112,11 @@ class Search(Iterator[tuple[int, ...]]):
     def __init__(self, problem: ExactCover, *, limit: int | None = None, max_nodes: int | None = None,
                  engine: str = engines.DEFAULT, close_at_end: bool = False) -> None:
         self.problem = problem
-        self.engine = engines.get(engine)
+        self._prepared = problem._prepare(engines.get(engine).name)
+        self.engine = self._prepared.engine
         self._limit = _total(0, check_count(limit, "limit"))
         self._max_nodes = _total(0, check_count(max_nodes, "max_nodes"))
         self._close_at_end = close_at_end
-        self._prepared = problem._prepare(self.engine.name)
         self._structure = self._prepared.acquire(self)
         self._machine = self.engine.start(self._structure)
         self._state = self._machine.state
@@ -133,7 +137,8 @@ class Search(Iterator[tuple[int, ...]]):
     @property
     def stats(self) -> SearchStats:
         return SearchStats(int(self._state[NODES]), int(self._state[UPDATES]),
-                           int(self._state[SOLUTIONS]), self.seconds, self._status)
+                           int(self._state[SOLUTIONS]), self.seconds, self._status,
+                           int(self._state[CLEANSINGS]))
 
     def applied(self) -> list[int]:
         """The options (numbers) this paused run has applied, in level order."""
@@ -141,11 +146,15 @@ class Search(Iterator[tuple[int, ...]]):
             return []
         return self.engine.applied(self._structure, self._machine)
 
+    def machine(self) -> Machine | None:
+        """The kernel's state of this run while it holds a structure (for checks), else None."""
+        return None if self._structure is None else self._machine
+
     def check(self) -> None:
         """Assert that this run's structure is exactly as the options it has applied make it
         (valid at any point the run is paused). A run that has ended holds no structure."""
         if self._structure is not None:
-            self.engine.check(self.problem, self._structure, self.applied())
+            self.engine.check(self.problem, self._structure, self._machine)
 
     # --- driving the kernel
 

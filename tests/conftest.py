@@ -6,7 +6,7 @@ import pytest
 from support import SHARED_DLX
 
 from dlx import batch, search
-from dlx.engines import dlx1
+from dlx.engines import dlx1, dlx3
 
 
 @pytest.fixture
@@ -31,6 +31,7 @@ def small_tunables():
     patch.setattr(dlx1, "FLAT_SCAN", 3)
     patch.setattr(dlx1, "LENGTH_CAP", np.int32(2))
     patch.setattr(dlx1, "POLL", 1)
+    patch.setattr(dlx3, "POLL", 1)
     patch.setattr(search, "WORK", 5)
     patch.setattr(batch, "WORK", 5)
     yield

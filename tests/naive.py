@@ -66,3 +66,212 @@ def is_exact_cover(chosen, primary, secondary=()):
     covered = [item for option in chosen for item in option]
     return (len(covered) == len(set(covered)) and set(primary) <= set(covered)
             and set(covered) <= set(primary) | set(secondary))
+
+
+@dataclass
+class Tally:
+    nodes: int = 0
+    updates: int = 0
+    cleansings: int = 0
+
+
+def algorithm_m(options, primary, secondary=(), bounds=None, counts=None, dlx2_dead_ends=None):
+    """Yield every solution of an exact-cover problem with colours and bounds (sorted tuples of
+    option indices) in DLX2/DLX3's order, counting nodes, updates and cleansings as they count them.
+
+    ``options`` hold item names and ``(item, colour)`` pairs; ``bounds`` maps primary items to
+    ``(lo, hi)``. This is Algorithm M on plain Python lists and sets: each item's list is the
+    ordered list of the options whose entry for it is still linked there, and the steps (cover,
+    purify, tweak and their inverses, the branching degree and its ties) are Knuth's, so the search
+    tree and the figures must equal the engine's. Dead ends count DLX2's update when
+    ``dlx2_dead_ends`` (default: when no bounds are given).
+    """
+    counts = Tally() if counts is None else counts
+    bounds = dict(bounds or {})
+    if dlx2_dead_ends is None:
+        dlx2_dead_ends = not any(tuple(v) != (1, 1) for v in bounds.values())
+    entries = []            # per option: [(item, colour or None)]
+    for option in options:
+        entries.append([(e[0], e[1]) if isinstance(e, tuple) and e[0] in secondary else (e, None)
+                        for e in option])
+    usable = [k for k, option in enumerate(entries) if any(item in primary for item, _ in option)]
+    lst = {item: [k for k in usable if any(i == item for i, _ in entries[k])] for item in [*primary, *secondary]}
+    colour = {(k, i): c for k in usable for i, c in entries[k]}
+    cleansed: set = set()
+    bound = {i: tuple(bounds.get(i, (1, 1)))[1] for i in primary}
+    slack = {i: tuple(bounds.get(i, (1, 1)))[1] - tuple(bounds.get(i, (1, 1)))[0] for i in primary}
+    active = list(primary)
+
+    def others(k, own):
+        items = [i for i, _ in entries[k]]
+        pos = items.index(own)
+        return items[pos + 1:] + items[:pos]
+
+    def hide(k, own):
+        for i in others(k, own):
+            if (k, i) not in cleansed:
+                lst[i].remove(k)
+                counts.updates += 1
+
+    def unhide(k, own):
+        for i in others(k, own):
+            if (k, i) not in cleansed:
+                lst[i].append(k)
+                lst[i].sort()
+
+    def cover(c):
+        if c in active:
+            active.remove(c)
+        counts.updates += 1
+        for k in list(lst[c]):
+            hide(k, c)
+
+    def uncover(c, react=True):
+        for k in lst[c]:
+            unhide(k, c)
+        if react:
+            reactivate(c)
+
+    def reactivate(c):
+        if c in primary and c not in active:
+            active.append(c)
+            active.sort(key=primary.index)
+
+    def current_colour(k, i):
+        return -1 if (k, i) in cleansed else colour[(k, i)]
+
+    def purify(k, c):
+        x = colour[(k, c)]
+        counts.cleansings += 1
+        for r in list(lst[c]):
+            if current_colour(r, c) != x:
+                hide(r, c)
+            else:
+                cleansed.add((r, c))
+                counts.cleansings += 1
+
+    def unpurify(k, c):
+        for r in lst[c]:
+            if (r, c) in cleansed:
+                cleansed.discard((r, c))
+            else:
+                unhide(r, c)
+
+    def commit(k, own):
+        for i in others(k, own):
+            if i in primary:
+                bound[i] -= 1
+                if bound[i] == 0:
+                    cover(i)
+            elif colour[(k, i)] is None:
+                cover(i)
+            elif (k, i) not in cleansed:
+                purify(k, i)
+
+    def uncommit(k, own):
+        for i in reversed(others(k, own)):
+            if i in primary:
+                if bound[i] == 0:
+                    uncover(i)
+                bound[i] += 1
+            elif colour[(k, i)] is None:
+                uncover(i)
+            elif (k, i) not in cleansed:
+                unpurify(k, i)
+
+    def choose():
+        best, key = None, None
+        for i in active:
+            b = bound[i]
+            s = min(slack[i], b)
+            t = len(lst[i]) + s - b + 1
+            if key is None or (t, s, -len(lst[i])) < key:
+                best, key = i, (t, s, -len(lst[i]))
+        return best, key[0]
+
+    def search(chosen):
+        counts.nodes += 1
+        if not active:
+            yield tuple(sorted(chosen))
+            return
+        best, score = choose()
+        if score <= 0:
+            counts.updates += dlx2_dead_ends
+            return
+        bound[best] -= 1
+        if bound[best] == 0 and slack[best] == 0:
+            cover(best)
+            for k in list(lst[best]):
+                commit(k, best)
+                yield from search(chosen + [k])
+                uncommit(k, best)
+            uncover(best)
+        else:
+            block = bound[best] != 0
+            if not block:
+                cover(best)
+            tried = []
+            for k in list(lst[best]):
+                if len(lst[best]) <= bound[best] - slack[best]:
+                    break
+                tried.append(k)
+                lst[best].remove(k)
+                counts.updates += 1
+                if block:
+                    hide(k, best)
+                commit(k, best)
+                yield from search(chosen + [k])
+                uncommit(k, best)
+            else:
+                if len(lst[best]) > bound[best] - slack[best]:
+                    if block:
+                        active.remove(best)
+                    yield from search(chosen)
+                    reactivate(best)
+            for k in tried:
+                lst[best].append(k)
+                if block:
+                    unhide(k, best)
+            lst[best].sort()
+            if not block:
+                uncover(best, react=False)
+        bound[best] += 1
+
+    yield from search([])
+
+
+def brute_force_m(options, primary, secondary=(), bounds=None):
+    """Every solution with colours and bounds, by trying all subsets of options."""
+    bounds = dict(bounds or {})
+    found = set()
+    for size in range(len(options) + 1):
+        for subset in combinations(range(len(options)), size):
+            if is_cover_m([options[k] for k in subset], primary, secondary, bounds):
+                found.add(subset)
+    return found
+
+
+def is_cover_m(chosen, primary, secondary=(), bounds=None):
+    """True when every primary item is covered within its bounds ((1, 1) by default) and every
+    secondary item by at most one option, or by options that all give it the same colour; every
+    chosen option must have a primary item."""
+    bounds = dict(bounds or {})
+    uses: dict = {}
+    for option in chosen:
+        names = [e[0] if isinstance(e, tuple) and e[0] in secondary else e for e in option]
+        if not set(names) & set(primary):
+            return False
+        for e in option:
+            if isinstance(e, tuple) and e[0] in secondary:
+                uses.setdefault(e[0], []).append(e[1])
+            else:
+                uses.setdefault(e, []).append(None)
+    for item in primary:
+        lo, hi = tuple(bounds.get(item, (1, 1)))
+        if not lo <= len(uses.get(item, [])) <= hi:
+            return False
+    for item in secondary:
+        colours = uses.get(item, [])
+        if len(colours) > 1 and (None in colours or len(set(colours)) > 1):
+            return False
+    return set(uses) <= set(primary) | set(secondary)

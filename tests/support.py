@@ -74,3 +74,25 @@ def assert_solves(puzzle, solution: str) -> None:
 def links_of(ec):
     """The DLX1 links of ``ec`` as built (the pristine copy the engine keeps)."""
     return ec._prepare("dlx").pristine
+
+
+@st.composite
+def mcc_problems(draw, max_options: int = 10):
+    """Random exact-cover problems with colours and bounds (Knuth's XCC and MCC), small enough for
+    brute force: ``(primary, secondary, options, bounds)``. Options hold item names and
+    ``(item, colour)`` pairs; some lack a primary item (they must be skipped); bounds run 0..3."""
+    primary = [f"p{i}" for i in range(draw(st.integers(1, 4)))]
+    secondary = [f"s{i}" for i in range(draw(st.integers(0, 3)))]
+    items = primary + secondary
+    options = []
+    for _ in range(draw(st.integers(0, max_options))):
+        names = draw(st.lists(st.sampled_from(items), min_size=1, max_size=3, unique=True))
+        if not set(names) & set(primary) and draw(st.integers(0, 4)):
+            names.insert(draw(st.integers(0, len(names))), draw(st.sampled_from(primary)))
+        options.append([(name, draw(st.sampled_from("ab"))) if name in secondary and draw(st.booleans())
+                        else name for name in names])
+    bounds = {}
+    for item in draw(st.lists(st.sampled_from(primary), unique=True)):
+        hi = draw(st.integers(1, 3))
+        bounds[item] = (draw(st.integers(0, hi)), hi)
+    return primary, secondary, options, bounds

@@ -21,6 +21,11 @@ PROPERTY_TESTS = [
     "tests/test_runs.py::test_batch_stop_event_marks_the_rest_stopped",
     "tests/test_runs.py::test_a_finished_machine_does_nothing",
     "tests/test_runs.py::test_unknown_engine_names_the_engines",
+    "tests/test_colours.py::test_search_matches_algorithm_m",
+    "tests/test_colours.py::test_paused_runs_add_up_and_keep_the_links_exact",
+    "tests/test_colours.py::test_limits_stop_where_the_reference_stops",
+    "tests/test_colours.py::test_batch_matches_brute_force",
+    "tests/test_colours.py::test_a_stopped_run_resumes_to_the_same_figures",
 ]
 
 

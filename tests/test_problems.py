@@ -85,3 +85,94 @@ def test_bad_sizes():
         problems.queens(0)
     with pytest.raises(ValueError):
         problems.langford(0)
+
+
+# --- colours and multiplicities: every count against an independent enumeration
+
+
+def test_word_squares_count_every_grid_of_words():
+    from itertools import product
+    words = set(problems.WORDS3)
+    grids = [rows for rows in product(sorted(words), repeat=3)
+             if all("".join(row[j] for row in rows) in words for j in range(3))]
+    ec = problems.word_squares()
+    assert ec.count() == len(grids) == 265
+    n = len(problems.WORDS3)
+    found = set()
+    for solution in ec.solutions():
+        rows = tuple(problems.WORDS3[k % n] for k in sorted(solution)[:3])
+        columns = ["".join(problems.WORDS3[(k - 3 * n) % n]) for k in sorted(solution)[3:]]
+        assert columns == ["".join(r[j] for r in rows) for j in range(3)]
+        found.add(rows)
+    assert found == set(grids)
+
+
+@pytest.mark.parametrize("edges, labellings", [
+    ([(0, 1), (1, 2), (2, 3)], 4),                              # the path of 4 vertices
+    ([(0, 1), (1, 2), (2, 0)], 12),                             # the triangle: {0,1,3} or {0,2,3}
+    ([(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)], 48),     # K4: {0,1,4,6} or {0,2,5,6}
+    ([(0, 1), (1, 2), (2, 3), (3, 0)], 16),                     # the 4-cycle
+    ([(0, 1), (1, 2), (2, 3), (3, 4), (4, 0)], 0),              # the 5-cycle is not graceful
+])
+def test_graceful_labellings_match_every_labelling_tried(edges, labellings):
+    from itertools import permutations
+    m = len(edges)
+    vertices = sorted({v for e in edges for v in e})
+    expected = sum(1 for labels in permutations(range(m + 1), len(vertices))
+                   if sorted(abs(labels[u] - labels[v]) for u, v in edges) == list(range(1, m + 1)))
+    ec = problems.graceful(edges)
+    assert ec.count() == expected == labellings
+    ec.check()
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 6])
+def test_k_queens_match_every_placement_tried(n):
+    from itertools import combinations
+    squares = [(r, c) for r in range(n) for c in range(n)]
+
+    def peaceful(queens):
+        return all(a[0] != b[0] and a[1] != b[1] and abs(a[0] - b[0]) != abs(a[1] - b[1])
+                   for a, b in combinations(queens, 2))
+
+    for k in range(1, n + 1):
+        expected = sum(1 for queens in combinations(squares, k) if peaceful(queens))
+        assert problems.k_queens(n, k).count() == expected, (n, k)
+    assert problems.k_queens(8, 8).count() == 92
+
+
+def test_packings_with_copies_match_an_independent_tiler():
+    def tilings(rows, cols, shapes, copies):
+        """Count packings by filling the first empty cell in every way (no exact cover)."""
+        placed = {name: 0 for name in shapes}
+        grid = [[False] * cols for _ in range(rows)]
+
+        def count():
+            empty = next(((r, c) for r in range(rows) for c in range(cols) if not grid[r][c]), None)
+            if empty is None:
+                return all(copies[p][0] <= placed[p] for p in shapes)
+            total = 0
+            for name, shape in shapes.items():
+                if placed[name] == copies[name][1]:
+                    continue
+                for orientation in problems._orientations(tuple(shape)):
+                    r0, c0 = orientation[0]            # the first cell (sorted) goes on the empty one
+                    cells = [(empty[0] + r - r0, empty[1] + c - c0) for r, c in orientation]
+                    if all(0 <= r < rows and 0 <= c < cols and not grid[r][c] for r, c in cells):
+                        for r, c in cells:
+                            grid[r][c] = True
+                        placed[name] += 1
+                        total += count()
+                        placed[name] -= 1
+                        for r, c in cells:
+                            grid[r][c] = False
+            return total
+        return count()
+
+    shapes = {"I": problems.TETROMINOES["I"], "O": problems.TETROMINOES["O"], "L": problems.TETROMINOES["L"]}
+    for rows, cols, copies in ((2, 4, {"I": (0, 2), "O": (0, 2), "L": (0, 2)}),
+                               (4, 4, {"I": (1, 2), "O": (0, 1), "L": (0, 4)}),
+                               (4, 5, {"I": (0, 5), "O": (2, 2), "L": (1, 3)})):
+        ec = problems.packing(rows, cols, shapes, copies)
+        assert ec.count() == tilings(rows, cols, shapes, copies), (rows, cols)
+    tetrominoes = problems.packing(4, 10, problems.TETROMINOES, {p: 2 for p in problems.TETROMINOES})
+    assert tetrominoes.count() == 1796

@@ -1,19 +1,40 @@
 """The engines, by name: ``engine="dlx"`` everywhere an engine can be chosen.
 
 An engine is one search machine behind the small interface of :class:`base.Engine`; a new one
-goes into a module of its own here and into :data:`ENGINES`.
+goes into a module of its own here and into :data:`ENGINES`. A name may stand for a family whose
+member is picked by the problem: ``"dlx"`` runs DLX1 on a plain exact-cover problem and the machine
+of DLX2/DLX3 on one with colours or multiplicities, so that every figure is the one Knuth's program
+for that kind of problem reports.
 """
 from __future__ import annotations
 
 from .base import Engine, Machine, Prepared
 from .dlx1 import DLX1
+from .dlx3 import DLX3
+
+
+class DancingLinks:
+    """Knuth's Dancing Links programs: DLX1 (plain), DLX2 (colours), DLX3 (multiplicities)."""
+
+    name = "dlx"
+
+    def __init__(self) -> None:
+        self.plain = DLX1()
+        self.general = DLX3()
+
+    def for_problem(self, problem) -> Engine:
+        """The machine that searches ``problem``."""
+        if problem.option_colours is None and problem.bounds is None:
+            return self.plain
+        return self.general
+
 
 #: Every engine there is, by the name the API and the commands take.
-ENGINES: dict[str, Engine] = {"dlx": DLX1()}
+ENGINES: dict[str, DancingLinks] = {"dlx": DancingLinks()}
 DEFAULT = "dlx"
 
 
-def get(name: str) -> Engine:
+def get(name: str) -> DancingLinks:
     """The engine called ``name``; a ValueError listing the names there are for any other."""
     try:
         return ENGINES[name]

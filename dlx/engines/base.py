@@ -4,7 +4,8 @@ An engine turns a problem into its own structure (DLX1: the links) and runs a re
 machine on it. The machine's ``state`` array has the same layout for every engine, so the layers
 above read a run's phase and counters without knowing the engine:
 ``state[PHASE]`` (a :mod:`dlx.status` code), ``state[LEVEL]``, ``state[STEP]``, ``state[STOP]`` (set
-it to stop the run at its next poll), ``state[NODES]``, ``state[UPDATES]``, ``state[SOLUTIONS]``.
+it to stop the run at its next poll), ``state[NODES]``, ``state[UPDATES]``, ``state[SOLUTIONS]``,
+``state[CLEANSINGS]`` (0 for an engine without colours).
 """
 from __future__ import annotations
 
@@ -14,14 +15,18 @@ from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
-PHASE, LEVEL, STEP, STOP, NODES, UPDATES, SOLUTIONS = range(7)
+PHASE, LEVEL, STEP, STOP, NODES, UPDATES, SOLUTIONS, CLEANSINGS = range(8)
+STATE_SIZE = 8
 
 
 class Machine(NamedTuple):
-    """A run's state: ``choice[level]`` (engine-defined) and the shared ``state`` array."""
+    """A run's state: ``choice[level]`` (engine-defined; its size bounds the levels, so a solution
+    has at most that many options), the shared ``state`` array and, for engines that tweak,
+    ``first_tweak[level]``."""
 
     choice: np.ndarray
     state: np.ndarray
+    first_tweak: np.ndarray | None = None
 
 
 class Engine(Protocol):
@@ -52,8 +57,9 @@ class Engine(Protocol):
     def applied(self, structure, machine: Machine) -> list[int]:
         """The options (numbers) a paused run has applied, in level order."""
 
-    def check(self, problem, structure, applied: list[int]) -> None:
-        """Assert that ``structure`` is exactly what ``problem`` gives with ``applied`` options."""
+    def check(self, problem, structure, machine: Machine | None) -> None:
+        """Assert that ``structure`` is exactly what ``problem`` gives at the point where ``machine``
+        (None: no run) has paused."""
 
     def first_nodes(self, problem) -> np.ndarray:
         """What the batch kernel needs per option to select it (DLX1: its first node)."""
@@ -97,6 +103,6 @@ class Prepared:
         """Check the structure in place at whatever point its holder has paused, and the pristine
         copy as built."""
         holder = self._holder() if self._holder is not None else None
-        applied = holder.applied() if holder is not None else []
-        self.engine.check(self.problem, self.structure, applied)
-        self.engine.check(self.problem, self.pristine, [])
+        machine = holder.machine() if holder is not None else None
+        self.engine.check(self.problem, self.structure, machine)
+        self.engine.check(self.problem, self.pristine, None)

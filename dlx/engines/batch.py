@@ -10,7 +10,9 @@ import numpy as np
 from numba import njit
 
 from .. import status as st
-from .dlx1 import NODES, PHASE, STATE_SIZE, UPDATES, search
+from . import dlx3
+from .base import NODES, PHASE, UPDATES
+from .dlx1 import search
 from .links import ZERO, deselect, restore, select
 
 # indices into ``where``: the row being solved, how far it got, how many options it selected
@@ -19,19 +21,21 @@ NEW_ROW, FIRST, MORE = 0, 1, 2     # stages of a row: nothing done, seeking the 
 
 
 class Scratch:
-    """The arrays one :func:`solve_batch` call works in, for a problem of ``depth`` levels at most
-    and ``n_groups`` groups; allocated once per call of :meth:`dlx.Batch.solve`, not per row."""
+    """The arrays one batch kernel call works in: a search ``machine`` (an engine's fresh one) and
+    what the rows need for ``n_groups`` groups; allocated once per call of :meth:`dlx.Batch.solve`,
+    not per row."""
 
-    def __init__(self, depth: int, n_groups: int) -> None:
+    def __init__(self, machine, n_groups: int) -> None:
         self.where = np.zeros(3, np.int64)
         self.chosen = np.zeros(n_groups, np.uint32)
-        self.choice = np.zeros(depth, np.uint32)
-        self.state = np.zeros(STATE_SIZE, np.int64)
-        self.out = np.zeros(depth, np.int32)
+        self.machine = machine
+        self.out = np.zeros(machine.choice.size, np.int32)
         self.ends = np.zeros(1, np.int32)
 
     def arrays(self) -> tuple[np.ndarray, ...]:
-        return self.where, self.chosen, self.choice, self.state, self.out, self.ends
+        m = self.machine
+        searching = (m.choice, m.state) if m.first_tweak is None else (m.choice, m.first_tweak, m.state)
+        return self.where, self.chosen, *searching, self.out, self.ends
 
 
 @njit(cache=True, nogil=True)
@@ -126,3 +130,82 @@ def solve_batch(L, pristine, first_node, group_start, option_group, option_value
     where[CHOSEN] = n_chosen
     return r == n_rows
 
+
+
+@njit(cache=True, nogil=True)
+def solve_batch_m(L, pristine, first_node, group_start, option_group, option_value, rows, limit,
+                  max_nodes, work, answers, counts, nodes, status, where, chosen, choice, first_tweak,
+                  state, out, ends):
+    """:func:`solve_batch` for the structure of DLX2/DLX3 (colours, multiplicities): the same
+    arguments and results, with the search of :mod:`.dlx3`. A selected option is taken off its
+    lists and its items applied as a chosen option's are; an option that is no longer possible
+    makes the row INVALID."""
+    n_rows, n_groups = rows.shape
+    no_ends = ends[:0]
+    tally = np.zeros(2, np.int64)
+    r = where[ROW]
+    stage = where[STAGE]
+    n_chosen = where[CHOSEN]
+    spent = 0
+    while r < n_rows:
+        if stage == NEW_ROW:
+            if spent >= work:
+                break
+            answers[r, :] = 0
+            counts[r] = 0
+            nodes[r] = 0
+            n_chosen = 0
+            status[r] = st.SOLVED
+            for j in range(n_groups):
+                v = rows[r, j]
+                if v == 0:
+                    continue
+                if v > group_start[j + 1] - group_start[j]:
+                    status[r] = st.INVALID
+                    break
+                x = first_node[group_start[j] + v - 1]
+                if not dlx3.select(x, L, tally):
+                    status[r] = st.INVALID
+                    break
+                chosen[n_chosen] = x
+                n_chosen += 1
+                answers[r, j] = v
+            if status[r] == st.SOLVED:
+                state[:] = 0
+                stage = FIRST
+        if stage != NEW_ROW:
+            before = state[UPDATES]
+            if stage == FIRST:
+                found = dlx3.search(L, choice, first_tweak, state, 1, max_nodes, work - spent, out, ends)
+                if found:
+                    for k in range(ends[0]):
+                        o = out[k]
+                        if option_group[o] >= 0:
+                            answers[r, option_group[o]] = option_value[o]
+                    counts[r] = 1
+                    stage = MORE
+            if stage == MORE and counts[r] < limit:
+                counts[r] += dlx3.search(L, choice, first_tweak, state, limit - counts[r], max_nodes,
+                                         work - spent, out, no_ends)
+            spent += state[UPDATES] - before
+            if (state[PHASE] == st.RUNNING or state[PHASE] == st.STOPPED) and counts[r] < limit:
+                break             # out of work (or asked to stop) in the middle of this row
+            if state[PHASE] == st.MAX_NODES:
+                status[r] = st.MAX_NODES
+            elif counts[r] == 0:
+                status[r] = st.NO_SOLUTION
+            nodes[r] = state[NODES]
+            if state[PHASE] != st.COMPLETE:
+                dlx3.restore(L, pristine)      # options still applied: back to as built at once
+                n_chosen = 0
+        if status[r] == st.INVALID or status[r] == st.NO_SOLUTION:
+            answers[r, :] = 0
+        for k in range(n_chosen - 1, -1, -1):
+            dlx3.deselect(chosen[k], L)
+        n_chosen = 0
+        stage = NEW_ROW
+        r += 1
+    where[ROW] = r
+    where[STAGE] = stage
+    where[CHOSEN] = n_chosen
+    return r == n_rows

@@ -22,12 +22,10 @@ from numba import njit
 
 from .. import status as st
 from . import links
-from .base import LEVEL, NODES, PHASE, SOLUTIONS, STEP, STOP, UPDATES, Machine
+from .base import LEVEL, NODES, PHASE, SOLUTIONS, STATE_SIZE, STEP, STOP, UPDATES, Machine
 from .links import COVERED, ZERO, Links, cover, cover_others, option_of, uncover, uncover_others
 
 FORWARD, ADVANCE, RECOVER, BACKUP = 0, 1, 2, 3
-
-STATE_SIZE = 7     # int64: the layout every engine shares (base.py)
 
 #: The item choice: first a quick walk along the active items that stops at an item with one
 #: option; after ``QUICK_SCAN`` items, when there are at most ``FLAT_SCAN`` primary items, one
@@ -216,7 +214,7 @@ def warm_up(L: Links) -> None:
 class DLX1:
     """Knuth's DLX1: nodes and updates counted exactly as his program counts them."""
 
-    name = "dlx"
+    name = "dlx1"
 
     def prepare(self, problem) -> Links:
         L = links.build(problem._link_start, problem._link_items, problem.n_items, problem.n_primary)
@@ -241,8 +239,9 @@ class DLX1:
     def applied(self, structure, machine) -> list[int]:
         return applied(structure, machine.choice, machine.state)
 
-    def check(self, problem, structure, applied: list[int]) -> None:
-        links.check(structure, problem._link_start, problem._link_items, applied)
+    def check(self, problem, structure, machine: Machine | None) -> None:
+        done = [] if machine is None else self.applied(structure, machine)
+        links.check(structure, problem._link_start, problem._link_items, done)
 
     def first_nodes(self, problem) -> np.ndarray:
         return links.first_nodes(problem._link_start, problem.n_items)

@@ -1,0 +1,658 @@
+"""Colours and multiplicities: Knuth's DLX2 (Algorithm C) and DLX3 (Algorithm M) as one resumable,
+stoppable state machine.
+
+The structure is DLX1's (:mod:`.links`) with three more arrays, as in DLX3:
+
+* ``colour[x]`` per node: 0 for none, a colour number > 0 on a secondary item, or -1 while the node is
+  *cleansed* (its option already agrees with the colour its item was given, so it is left alone);
+* ``bound[i]`` per primary item: how many more options may still cover it;
+* ``slack[i]``: its upper bound minus its lower bound (never changes).
+
+A level either chooses an option for the chosen item or makes the *null move* (takes no more options
+for an item whose lower bound is met): ``choice[level]`` then holds the item's header node. When the
+item is not simply covered, its options are *tweaked* off its list one by one as they are tried and
+``first_tweak[level]`` remembers where the list began, so that :func:`untweak` can put it back.
+
+Steps, as Knuth names them in DLX3:
+
+* ``FORWARD``: enter a level; choose the active primary item with the least branching degree
+  ``length + s - bound + 1`` (``s = min(slack, bound)``; ties: the smaller ``s``, then the longer list,
+  then the leftmost); a degree <= 0 is a dead end, no active item is a solution;
+* ``ADVANCE``: try the level's current option (tweak it, then cover, purify or count down its other
+  items), or make the null move, or back up when the list has too few options left;
+* ``BACKUP``: restore the level's item (uncover or untweak) and give back its bound;
+* ``BACKDOWN``: leave the level: take back its option (or reactivate the item of a null move) and
+  try the next option.
+
+Counts follow Knuth. A node per level entered (dead ends and solutions included); an update per
+item covered and per node unlinked (by cover, purify or tweak); a cleansing per purified item and
+per option whose colour it satisfies. With every bound 1 the search is DLX2's, whose dead ends cover
+their empty item and so count one update each; DLX3 backs up before covering (``dead_end_update``).
+Without colours, too, the figures are DLX1's.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from .. import status as st
+from . import links
+from .base import CLEANSINGS, LEVEL, NODES, PHASE, SOLUTIONS, STATE_SIZE, STEP, STOP, UPDATES, Machine
+from .links import ONE, SPACER, ZERO, option_of
+
+FORWARD, ADVANCE, BACKUP, BACKDOWN = 0, 1, 2, 3
+INFINITY = 1 << 30      # the branching degree when no primary item is active: a solution
+POLL = 1 << 16          # the stop flag is read (and ``work`` checked) once per POLL updates
+
+
+class MLinks(NamedTuple):
+    """DLX3's arrays for one problem (see the module's docstring); items ``1..n1`` are primary."""
+
+    llink: np.ndarray     # uint32, items 0..N+1
+    rlink: np.ndarray     # uint32, items 0..N+1
+    length: np.ndarray    # int32, items 0..N
+    top: np.ndarray       # uint32, nodes; never changes after the build
+    ulink: np.ndarray     # uint32, nodes
+    dlink: np.ndarray     # uint32, nodes
+    colour: np.ndarray    # int32, nodes
+    bound: np.ndarray     # int32, items 0..N (secondary: unused)
+    slack: np.ndarray     # int32, items 0..N; never changes
+    n1: np.uint32
+    dead_end_update: np.int64   # 1: count DLX2's update at a dead end; 0: DLX3's rules
+    depth: np.int64             # the most levels a search can need (max_depth)
+
+
+def build(problem) -> MLinks:
+    """The structure of ``problem`` as built. Cost: linear in the size of the problem."""
+    start, ids = problem._link_start, problem._link_items
+    n_items, n_primary = problem.n_items, problem.n_primary
+    base = links.build(start, ids, n_items, n_primary)
+    colour = np.zeros(base.top.size, np.int32)
+    if problem._link_colours is not None:
+        owner = np.repeat(np.arange(start.size - 1), np.diff(start))
+        colour[n_items + 2 + np.arange(ids.size) + owner] = problem._link_colours
+    bound = np.ones(n_items + 1, np.int32)
+    slack = np.zeros(n_items + 1, np.int32)
+    if problem.bounds is not None:
+        bound[1:n_primary + 1] = problem.bounds[:, 1]
+        slack[1:n_primary + 1] = problem.bounds[:, 1] - problem.bounds[:, 0]
+    base.length[0] = 0      # DLX1's count of empty items: not kept here
+    return MLinks(base.llink, base.rlink, base.length, base.top, base.ulink, base.dlink, colour,
+                  bound, slack, base.n1, np.int64(problem.bounds is None), np.int64(max_depth(problem)))
+
+
+def copy(L: MLinks) -> MLinks:
+    """A copy to search on; ``top`` and ``slack`` never change, so they are shared."""
+    return L._replace(llink=L.llink.copy(), rlink=L.rlink.copy(), length=L.length.copy(),
+                      ulink=L.ulink.copy(), dlink=L.dlink.copy(), colour=L.colour.copy(),
+                      bound=L.bound.copy())
+
+
+@njit(cache=True, nogil=True)
+def restore(L, pristine):
+    """Copy the changing arrays of ``pristine`` back into ``L``: the structure as built, at once."""
+    L.llink[:] = pristine.llink
+    L.rlink[:] = pristine.rlink
+    L.length[:] = pristine.length
+    L.ulink[:] = pristine.ulink
+    L.dlink[:] = pristine.dlink
+    L.colour[:] = pristine.colour
+    L.bound[:] = pristine.bound
+
+
+def max_depth(problem) -> int:
+    """Levels a search can need: each either takes an option (at most the sum of the upper bounds)
+    or makes a null move, which retires a primary item."""
+    hi = problem.n_primary if problem.bounds is None else int(problem.bounds[:, 1].sum())
+    return min(hi, problem.n_options) + (0 if problem.bounds is None else problem.n_primary) + 1
+
+
+def new_state(depth: int) -> Machine:
+    return Machine(np.zeros(depth, np.uint32), np.zeros(STATE_SIZE, np.int64), np.zeros(depth, np.uint32))
+
+
+# --- the dance steps
+
+
+@njit(cache=True, nogil=True)
+def hide(rr, L):
+    """Unlink the nodes of ``rr``'s option other than ``rr`` from their lists, except cleansed ones;
+    returns the updates."""
+    top, ulink, dlink, length, colour = L.top, L.ulink, L.dlink, L.length, L.colour
+    updates = 0
+    nn = rr + ONE
+    while nn != rr:
+        if colour[nn] >= 0:
+            cc = top[nn]
+            if cc >= SPACER:
+                nn = ulink[nn]
+                continue
+            uu = ulink[nn]
+            dd = dlink[nn]
+            dlink[uu] = dd
+            ulink[dd] = uu
+            length[cc] -= 1
+            updates += 1
+        nn += ONE
+    return updates
+
+
+@njit(cache=True, nogil=True)
+def unhide(rr, L):
+    """Undo :func:`hide` (``rr``), right to left."""
+    top, ulink, dlink, length, colour = L.top, L.ulink, L.dlink, L.length, L.colour
+    nn = rr - ONE
+    while nn != rr:
+        if colour[nn] >= 0:
+            cc = top[nn]
+            if cc >= SPACER:
+                nn = dlink[nn]
+                continue
+            dlink[ulink[nn]] = nn
+            ulink[dlink[nn]] = nn
+            length[cc] += 1
+        nn -= ONE
+
+
+@njit(cache=True, nogil=True)
+def deactivate(c, L):
+    l = L.llink[c]
+    r = L.rlink[c]
+    L.rlink[l] = r
+    L.llink[r] = l
+
+
+@njit(cache=True, nogil=True)
+def reactivate(c, L):
+    L.rlink[L.llink[c]] = c
+    L.llink[L.rlink[c]] = c
+
+
+@njit(cache=True, nogil=True)
+def cover(c, L):
+    """Deactivate item ``c`` and hide every option in its list; returns the updates."""
+    deactivate(c, L)
+    updates = 1
+    rr = L.dlink[c]
+    while rr != c:
+        updates += hide(rr, L)
+        rr = L.dlink[rr]
+    return updates
+
+
+@njit(cache=True, nogil=True)
+def uncover(c, L, react):
+    """Undo :func:`cover` (``c``), bottom to top; ``react``: reactivate the item too."""
+    rr = L.ulink[c]
+    while rr != c:
+        unhide(rr, L)
+        rr = L.ulink[rr]
+    if react:
+        reactivate(c, L)
+
+
+@njit(cache=True, nogil=True)
+def purify(p, L, counts):
+    """Give node ``p``'s secondary item the colour of ``p``: hide every option that wants another
+    colour (or none) there, and cleanse those that want the same one. Counts go to ``counts``
+    (updates, cleansings)."""
+    colour, dlink = L.colour, L.dlink
+    cc = L.top[p]
+    x = colour[p]
+    counts[1] += 1
+    rr = dlink[cc]
+    while rr != cc:
+        if colour[rr] != x:
+            counts[0] += hide(rr, L)
+        else:
+            colour[rr] = -1
+            counts[1] += 1
+        rr = dlink[rr]
+
+
+@njit(cache=True, nogil=True)
+def unpurify(p, L):
+    """Undo :func:`purify` (``p``), bottom to top."""
+    colour, ulink = L.colour, L.ulink
+    cc = L.top[p]
+    x = colour[p]
+    rr = ulink[cc]
+    while rr != cc:
+        if colour[rr] < 0:
+            colour[rr] = x
+        else:
+            unhide(rr, L)
+        rr = ulink[rr]
+
+
+@njit(cache=True, nogil=True)
+def tweak(n, L, block):
+    """Take option node ``n`` (the top of its item's list) off that list; with ``block``, hide the
+    rest of its option too (without, the item is covered already). Returns the updates."""
+    top, ulink, dlink, length, colour = L.top, L.ulink, L.dlink, L.length, L.colour
+    updates = 0
+    nn = n + ONE if block else n
+    while True:
+        if colour[nn] >= 0:
+            cc = top[nn]
+            if cc >= SPACER:
+                nn = ulink[nn]
+                continue
+            uu = ulink[nn]
+            dd = dlink[nn]
+            dlink[uu] = dd
+            ulink[dd] = uu
+            length[cc] -= 1
+            updates += 1
+        if nn == n:
+            break
+        nn += ONE
+    return updates
+
+
+@njit(cache=True, nogil=True)
+def untweak(c, x, L, unblock):
+    """Put back the options tweaked off item ``c``'s list since ``x`` was its top (with ``unblock``,
+    unhide them too; without, uncover ``c``, which was covered)."""
+    ulink, dlink = L.ulink, L.dlink
+    z = dlink[c]
+    dlink[c] = x
+    rr = x
+    qq = c
+    k = 0
+    while rr != z:
+        ulink[rr] = qq
+        k += 1
+        if unblock:
+            unhide_down(rr, L)
+        qq = rr
+        rr = dlink[rr]
+    ulink[rr] = qq
+    L.length[c] += k
+    if not unblock:
+        uncover(c, L, False)
+
+
+@njit(cache=True, nogil=True)
+def unhide_down(rr, L):
+    """:func:`unhide`, left to right, as untweaking puts options back top down."""
+    top, ulink, dlink, length, colour = L.top, L.ulink, L.dlink, L.length, L.colour
+    nn = rr + ONE
+    while nn != rr:
+        if colour[nn] >= 0:
+            cc = top[nn]
+            if cc >= SPACER:
+                nn = ulink[nn]
+                continue
+            dlink[ulink[nn]] = nn
+            ulink[dlink[nn]] = nn
+            length[cc] += 1
+        nn += ONE
+
+
+@njit(cache=True, nogil=True)
+def commit(p, L, counts):
+    """Apply the item of node ``p`` of a chosen option: a primary item's bound goes down (covered
+    at 0); a secondary item is covered or, with a colour, purified (a cleansed node agrees with
+    its item's colour already)."""
+    cc = L.top[p]
+    if cc <= L.n1:
+        L.bound[cc] -= 1
+        if L.bound[cc] == 0:
+            counts[0] += cover(cc, L)
+    elif L.colour[p] == 0:
+        counts[0] += cover(cc, L)
+    elif L.colour[p] > 0:
+        purify(p, L, counts)
+
+
+@njit(cache=True, nogil=True)
+def uncommit(p, L):
+    """Undo :func:`commit` (``p``)."""
+    cc = L.top[p]
+    if cc <= L.n1:
+        if L.bound[cc] == 0:
+            uncover(cc, L, True)
+        L.bound[cc] += 1
+    elif L.colour[p] == 0:
+        uncover(cc, L, True)
+    elif L.colour[p] > 0:
+        unpurify(p, L)
+
+
+@njit(cache=True, nogil=True)
+def commit_others(cur, L, counts):
+    """Apply the items of ``cur``'s option other than its own, left to right from ``cur``."""
+    top, ulink = L.top, L.ulink
+    p = cur + ONE
+    while p != cur:
+        if top[p] >= SPACER:
+            p = ulink[p]
+            continue
+        commit(p, L, counts)
+        p += ONE
+
+
+@njit(cache=True, nogil=True)
+def uncommit_others(cur, L):
+    """Undo :func:`commit_others` (``cur``), right to left."""
+    top, dlink = L.top, L.dlink
+    p = cur - ONE
+    while p != cur:
+        if top[p] >= SPACER:
+            p = dlink[p]
+            continue
+        uncommit(p, L)
+        p -= ONE
+
+
+@njit(cache=True, nogil=True)
+def restore_item(best, first, L):
+    """BACKUP's step: put the chosen item ``best`` of a level back as it was before the level
+    (``first``: the level's first tweaked node, 0 when the item was simply covered)."""
+    if first == 0:
+        uncover(best, L, True)
+    else:
+        untweak(best, first, L, L.bound[best] != 0)
+    L.bound[best] += 1
+
+
+@njit(cache=True, nogil=True)
+def select(x, L, counts):
+    """Make the option whose first node is ``x`` part of every solution (a batch's option selected
+    in advance): take it off every list it is on, then apply its items as a chosen option's other
+    items are applied. Returns False (and changes nothing) when the option is no longer possible:
+    one of its primary items is covered, or it was hidden by a covered or purified item."""
+    top, ulink, dlink, colour, n1 = L.top, L.ulink, L.dlink, L.colour, L.n1
+    p = x
+    while top[p] < SPACER:
+        c = top[p]
+        if c <= n1 and (L.rlink[L.llink[c]] != c or dlink[ulink[p]] != p):
+            return False
+        p += ONE
+    p = x
+    while top[p] < SPACER:
+        if colour[p] >= 0:
+            c = top[p]
+            dlink[ulink[p]] = dlink[p]
+            ulink[dlink[p]] = ulink[p]
+            L.length[c] -= 1
+            counts[0] += 1
+        p += ONE
+    p = x
+    while top[p] < SPACER:
+        commit(p, L, counts)
+        p += ONE
+    return True
+
+
+@njit(cache=True, nogil=True)
+def deselect(x, L):
+    """Undo :func:`select` (``x``)."""
+    top, ulink, dlink, colour = L.top, L.ulink, L.dlink, L.colour
+    p = x
+    while top[p] < SPACER:
+        p += ONE
+    end = p
+    while p != x:
+        p -= ONE
+        uncommit(p, L)
+    p = end
+    while p != x:
+        p -= ONE
+        if colour[p] >= 0:
+            dlink[ulink[p]] = p
+            ulink[dlink[p]] = p
+            L.length[top[p]] += 1
+
+
+# --- the search machine
+
+
+@njit(cache=True, nogil=True)
+def search(L, choice, first_tweak, state, want, max_nodes, work, out, ends):
+    """Run until ``want`` more solutions have been visited, the tree is exhausted, the node count
+    reaches ``max_nodes``, ``state[STOP]`` is set, or about ``work`` updates are spent; returns how
+    many solutions this call visited (see ``dlx1.search``: same phases, same ``out``/``ends``).
+
+    Levels ``0..state[LEVEL]-1`` are applied whenever it returns.
+    """
+    llink, rlink, length, top, ulink, dlink, colour, bound, slack, n1, dead_end_update, _ = L
+    phase = state[PHASE]
+    if phase != st.RUNNING and phase != st.MAX_NODES and phase != st.STOPPED:
+        return 0
+    phase = st.RUNNING
+    n_items = llink.size - 2
+    record = ends.size > 0
+    counts = np.zeros(2, np.int64)      # updates, cleansings: purify adds to both
+    counts[0] = state[UPDATES]
+    counts[1] = state[CLEANSINGS]
+    nodes = state[NODES]
+    level = state[LEVEL]
+    step = state[STEP]
+    poll = counts[0]
+    end = counts[0] + work
+    found = 0
+    used = 0
+    best = ZERO
+    cur = ZERO
+    while True:
+        if step == FORWARD:
+            if counts[0] >= poll:
+                poll = counts[0] + POLL
+                if state[STOP] != 0:
+                    phase = st.STOPPED
+                    break
+                if counts[0] >= end:
+                    break
+            if nodes >= max_nodes:
+                phase = st.MAX_NODES
+                break
+            nodes += 1
+            score = INFINITY
+            best_s = 0
+            best_l = 0
+            k = rlink[ZERO]
+            while k != ZERO:
+                b = bound[k]
+                s = min(slack[k], b)
+                t = length[k] + s - b + 1
+                if t <= score:
+                    if t < score or s < best_s or (s == best_s and length[k] > best_l):
+                        score = t
+                        best = k
+                        best_s = s
+                        best_l = length[k]
+                    if t <= 0:
+                        break        # a dead end whichever item shows it
+                k = rlink[k]
+            if score <= 0:
+                counts[0] += dead_end_update
+                step = BACKDOWN
+                continue
+            if score == INFINITY:
+                found += 1
+                if record:
+                    n = 0
+                    for l in range(level):
+                        if choice[l] > n_items:      # an option's node, not a null move's header
+                            out[used + n] = option_of(choice[l], top)
+                            n += 1
+                    used += n
+                    ends[found - 1] = used
+                step = BACKDOWN
+                if found == want or (record and (found == ends.size or used + choice.size > out.size)):
+                    break
+                continue
+            cur = dlink[best]
+            choice[level] = cur
+            first_tweak[level] = ZERO
+            bound[best] -= 1
+            if bound[best] == 0 and slack[best] == 0:
+                counts[0] += cover(best, L)
+            else:
+                first_tweak[level] = cur
+                if bound[best] == 0:
+                    counts[0] += cover(best, L)
+            step = ADVANCE
+        elif step == ADVANCE:
+            if first_tweak[level] == ZERO:
+                if cur == best:
+                    step = BACKUP
+                    continue
+            elif length[best] <= bound[best] - slack[best]:
+                step = BACKUP
+                continue
+            elif cur != best:
+                counts[0] += tweak(cur, L, bound[best] != 0)
+            elif bound[best] != 0:
+                deactivate(best, L)
+            if cur != best:
+                commit_others(cur, L, counts)
+            level += 1
+            step = FORWARD
+        elif step == BACKUP:
+            restore_item(best, first_tweak[level], L)
+            step = BACKDOWN
+        else:  # BACKDOWN
+            if level == 0:
+                phase = st.COMPLETE
+                break
+            level -= 1
+            cur = choice[level]
+            if cur <= n_items:      # the null move of item ``cur``
+                best = cur
+                reactivate(best, L)
+                step = BACKUP
+                continue
+            best = top[cur]
+            uncommit_others(cur, L)
+            cur = dlink[cur]
+            choice[level] = cur
+            step = ADVANCE
+    state[PHASE] = phase
+    state[LEVEL] = level
+    state[STEP] = step
+    state[NODES] = nodes
+    state[UPDATES] = counts[0]
+    state[CLEANSINGS] = counts[1]
+    state[SOLUTIONS] += found
+    return found
+
+
+@njit(cache=True, nogil=True)
+def unwind(L, choice, first_tweak, state):
+    """Take back every applied level: the structure is as built, and the search is over."""
+    n_items = L.llink.size - 2
+    for level in range(state[LEVEL] - 1, -1, -1):
+        cur = choice[level]
+        if cur <= n_items:
+            best = cur
+            reactivate(best, L)
+        else:
+            best = L.top[cur]
+            uncommit_others(cur, L)
+            if first_tweak[level] != ZERO and L.bound[best] == 0:
+                reactivate(best, L)     # covered with slack left: the null move to come would do it
+        restore_item(best, first_tweak[level], L)
+    state[LEVEL] = 0
+    state[STEP] = FORWARD
+    if state[PHASE] != st.COMPLETE:
+        state[PHASE] = st.STOPPED
+
+
+def applied(L: MLinks, machine: Machine) -> list[int]:
+    """The option numbers taken at the levels of a paused search, in level order (null moves
+    take none)."""
+    n_items = L.llink.size - 2
+    return [int(option_of(c, L.top)) for c in machine.choice[:machine.state[LEVEL]].tolist()
+            if c > n_items]
+
+
+def warm_up(L: MLinks) -> None:
+    """Load the compiled search (from numba's cache) with a call that does nothing."""
+    m = new_state(2)
+    empty = np.zeros(0, np.int32)
+    search(L, m.choice, m.first_tweak, m.state, np.int64(1), np.int64(0), np.int64(1), empty, empty)
+    assert m.state[PHASE] == st.MAX_NODES and m.state[NODES] == 0
+
+
+def check(problem, L: MLinks, machine: Machine | None) -> None:
+    """Assert that ``L`` is exactly what ``problem`` gives at the point where ``machine`` (None: no
+    run) has paused: Knuth's ``sanity()`` on every active item (its list doubly linked, each node
+    on it, its length right), then, on a copy, the run's levels taken back, which must leave the
+    structure exactly as built. Cost: linear in the size of the problem (Python; for tests)."""
+    n = L.llink.size - 2
+    built = build(problem)
+    assert (L.top == built.top).all() and (L.slack == built.slack).all(), "top or slack changed"
+    for root, first in ((0, 1), (n + 1, int(L.n1) + 1)):
+        seen, i = [], int(L.rlink[root])
+        while i != root:
+            assert L.rlink[L.llink[i]] == i, f"item list broken at item {i}"
+            assert first <= i <= (int(L.n1) if root == 0 else n) and len(seen) <= n, "item list runs wild"
+            seen.append(i)
+            i = int(L.rlink[i])
+        assert seen == sorted(seen), f"items out of order: {seen}"
+        for i in seen:
+            count, x = 0, i
+            while True:
+                y = int(L.dlink[x])
+                assert L.ulink[y] == x, f"list of item {i} broken at node {x}"
+                if y == i:
+                    break
+                assert L.top[y] == i, f"node {y} is on the list of item {i}, not its own"
+                count += 1
+                assert count <= L.top.size, f"list of item {i} runs wild"
+                x = y
+            assert L.length[i] == count, f"length of item {i} is {L.length[i]}, not {count}"
+    after = copy(L)
+    if machine is not None:
+        m = Machine(machine.choice.copy(), machine.state.copy(), machine.first_tweak.copy())
+        unwind(after, m.choice, m.first_tweak, m.state)
+    for field in ("llink", "rlink", "length", "ulink", "dlink", "colour", "bound"):
+        got, want = getattr(after, field), getattr(built, field)
+        wrong = np.flatnonzero(got != want)
+        assert not wrong.size, f"{field}[{wrong[0]}] is {got[wrong[0]]}, not {want[wrong[0]]} as built"
+
+
+class DLX3:
+    """Knuth's DLX2 and DLX3 (colours, multiplicities): nodes, updates and cleansings counted as
+    his programs count them (DLX2's rules when every bound is 1, DLX3's otherwise)."""
+
+    name = "dlx3"
+
+    def prepare(self, problem) -> MLinks:
+        L = build(problem)
+        warm_up(copy(L))
+        return L
+
+    def copy(self, structure: MLinks) -> MLinks:
+        return copy(structure)
+
+    def restore(self, structure: MLinks, pristine: MLinks) -> None:
+        restore(structure, pristine)
+
+    def start(self, structure: MLinks) -> Machine:
+        return new_state(int(structure.depth))
+
+    def advance(self, structure, machine, want, max_nodes, work, out, ends) -> int:
+        return search(structure, machine.choice, machine.first_tweak, machine.state, want, max_nodes,
+                      work, out, ends)
+
+    def unwind(self, structure, machine) -> None:
+        unwind(structure, machine.choice, machine.first_tweak, machine.state)
+
+    def applied(self, structure, machine) -> list[int]:
+        return applied(structure, machine)
+
+    def check(self, problem, structure, machine: Machine | None) -> None:
+        check(problem, structure, machine)
+
+    def first_nodes(self, problem) -> np.ndarray:
+        return links.first_nodes(problem._link_start, problem.n_items)
+
+    def solve_batch(self, structure, pristine, *arrays) -> bool:
+        from .batch import solve_batch_m      # batch.py builds on this module
+        return solve_batch_m(structure, pristine, *arrays)
