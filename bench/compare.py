@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 
-from rivals import RIVALS, OverBudget, Rival, installed, version
+from rivals import RIVALS, OverBudget, Rival, Timed, installed, version
 from sudoku_sets import INKALA, SETS, available, load
 
 from dlx import problems
@@ -50,6 +50,13 @@ GENERIC = {  # name: (problem, number of solutions, in --quick too)
     "Langford 11 (halved)": (lambda: problems.langford(11), 17_792, True),
     "pentominoes 6x10, X restricted": (lambda: problems.pentominoes(6, 10), 2_339, True),
     "pentominoes 6x10, all": (lambda: problems.pentominoes(6, 10, symmetric=True), 9_356, False),
+    "XCC: word squares 3x3": (problems.word_squares, 265, True),
+    "XCC: graceful labellings of the 12-cycle": (lambda: problems.graceful([(i, (i + 1) % 12) for i in range(12)]),
+                                                 11_808, True),
+    "MCC: 7 queens on a 9x9 board": (lambda: problems.k_queens(9, 7), 119_180, True),
+    "MCC: tetrominoes in 5x8, two of each": (lambda: problems.packing(5, 8, problems.TETROMINOES,
+                                                                      dict.fromkeys(problems.TETROMINOES, 2)),
+                                             3_106, True),
 }
 EXTERNAL = {  # published, limit 2, puzzles/s; authors' C/C++ builds, clang 14 -O3, single thread
     "tdoku": (292_000, 105_000, 18_700, 12_700, 954_000),
@@ -77,14 +84,6 @@ class Row:
     unit: str                    # "puzzles" (rates) or "seconds" (times)
     size: int                    # puzzles in the row (1 for a single problem)
     cells: dict[str, Cell] = field(default_factory=dict)
-
-
-@dataclass
-class Timed:
-    """An answer with the times it took, for a job run in another process."""
-    answer: object
-    cpu: float
-    wall: float
 
 
 def race(jobs: dict[str, Callable[[float], object]], check: Callable[[object], str | None],
@@ -203,8 +202,9 @@ def generic_rows(rivals: list[Rival], quick: bool, rounds: int, budget: float) -
         problem = make()
         jobs = {}
         for rival in rivals:
-            if rival.counter is not None:
-                jobs[rival.name] = rival.counter(problem)  # building the input is not timed
+            counter = None if rival.counter is None else rival.counter(problem)  # building it is not timed
+            if counter is not None:                      # None: the solver cannot state this problem
+                jobs[rival.name] = counter
         check = lambda got, want=solutions: None if got == want else f"{got:,} solutions"
         rows.append(Row(f"{label}: {solutions:,} solutions", "seconds", 1, race(jobs, check, rounds, budget)))
         progress(rows[-1])
@@ -359,7 +359,9 @@ def report(sections: dict[str, list[Row]], rivals: list[Rival], settings: str, m
         "",
         ("Each solver gets the same options (dlx.problems, Knuth's item order); building its input is not "
         "timed. exact-cover and algorithm-x have no secondary items: each gets an option of its own "
-        "(slack), which keeps the count."),
+        "(slack), which keeps the count. XCC rows have colours (Knuth's DLX2), MCC rows multiplicities "
+        "(DLX3): a blank cell is a solver that cannot state the problem. miniexact is driven as its "
+        "Python binding is used, one call per solution."),
         "",
         *table(sections["generic"], counters, "problem", "cpu"),
         "",
@@ -453,7 +455,10 @@ def main() -> None:
     for rival in rivals:  # compile, or load from numba's cache, before anything is timed
         rival.sudoku([INKALA], 2, float("inf"))
         if rival.counter is not None:
-            rival.counter(problems.queens(5))(float("inf"))
+            for small in (problems.queens(5), problems.graceful([(0, 1), (1, 2)]), problems.k_queens(4, 2)):
+                counter = rival.counter(small)
+                if counter is not None:
+                    counter(float("inf"))
     sections = {
         "sudoku": sudoku_rows(rivals, size, rounds, budget),
         "generic": generic_rows(rivals, args.quick, rounds, budget),

@@ -3,7 +3,8 @@
 - ``sudoku(puzzles, limit, deadline)``: a ``(solution, count)`` pair per puzzle, counting at most
   ``limit`` solutions (``count`` 0 and solution None when there is none);
 - ``counter(problem)``: from a :class:`dlx.ExactCover`, built outside the timing, a function
-  ``deadline -> number of solutions``;
+  ``deadline -> number of solutions``, or None when the solver cannot state that problem (colours,
+  multiplicities);
 - ``startup(puzzle)``: import the library and solve one puzzle, for a fresh process to time.
 
 Solvers driven from Python check ``deadline`` (a ``time.process_time()`` value) as they go and raise
@@ -22,6 +23,15 @@ Answer = tuple[str | None, int]
 
 class OverBudget(Exception):
     """The solver ran past its time budget."""
+
+
+@dataclass
+class Timed:
+    """An answer with the times it took, for a job timed where it ran (another process, or after
+    an untimed set-up)."""
+    answer: object
+    cpu: float
+    wall: float
 
 
 def take(solutions: Iterable, limit: int, deadline: float) -> list:
@@ -75,6 +85,7 @@ def dlx_per_call(puzzles: list[str], limit: int, deadline: float) -> list[Answer
 
 
 def dlx_counter(problem) -> Callable[[float], int]:
+    problem.count(max_nodes=0)      # builds the engine's structure and loads its kernel, untimed
     return lambda deadline: problem.count()
 
 
@@ -95,13 +106,77 @@ def xcover_sudoku(puzzles: list[str], limit: int, deadline: float) -> list[Answe
     return out
 
 
-def xcover_counter(problem) -> Callable[[float], int]:
+def xcover_counter(problem) -> Callable[[float], int] | None:
+    """xcover has colours (as ``"item:colour"`` strings), not multiplicities."""
     from xcover.dancing_cells import algorithm_c
     from xcover.solvers import input_as_arrays
-    arrays = input_as_arrays([problem.option(k) for k in range(problem.n_options)],
-                             primary=list(problem.items[:problem.n_primary]),
-                             secondary=list(problem.items[problem.n_primary:]))
+    if problem.bounds is not None:
+        return None
+    options = [[f"{e[0]}:{e[1]}" if isinstance(e, tuple) else e for e in problem.option(k)]
+               for k in range(problem.n_options)]
+    arrays = input_as_arrays(options, primary=list(problem.items[:problem.n_primary]),
+                             secondary=list(problem.items[problem.n_primary:]),
+                             colored=problem.option_colours is not None)
     return lambda deadline: sum(1 for _ in algorithm_c(*arrays))
+
+
+# --- miniexact: C, Knuth's Algorithms X, C and M ---------------------------------------------------
+
+def miniexact_sudoku(puzzles: list[str], limit: int, deadline: float) -> list[Answer]:
+    import miniexact
+    out = []
+    for puzzle in puzzles:
+        options = candidates(puzzle)
+        x = miniexact.miniexacts_x()
+        ids = [x.primary(str(i)) for i in range(324)]
+        for _, items in options:
+            for i in items:
+                x.add(ids[i])
+            x.add(0)
+        found = []
+        while len(found) < limit and x.solve() == 10:      # 10: a solution was found
+            found.append(list(x.selected_options()))
+        out.append(answer(found, lambda s, o=options: (o[k - 1][0] for k in s)))   # options count from 1
+    return out
+
+
+def miniexact_counter(problem):
+    """Algorithm X for a plain problem, C with colours, M with multiplicities. A problem is solved
+    once per instance, so each run builds its own (untimed: the run times itself)."""
+    import miniexact
+
+    def build():
+        kind = (miniexact.miniexacts_m if problem.bounds is not None else
+                miniexact.miniexacts_c if problem.option_colours is not None else miniexact.miniexacts_x)
+        x = kind()
+        ids = {}
+        for i, name in enumerate(problem.items[:problem.n_primary]):
+            ids[name] = (x.primary(str(name)) if problem.bounds is None else
+                         x.primary(str(name), *problem.bounds[i].tolist()))
+        for name in problem.items[problem.n_primary:]:
+            ids[name] = x.secondary(str(name))
+        colours = {}
+        for k in range(problem.n_options):
+            for e in problem.option(k):
+                if isinstance(e, tuple):
+                    if e[1] not in colours:
+                        colours[e[1]] = x.color(str(e[1]))
+                    x.add(ids[e[0]], colours[e[1]])
+                else:
+                    x.add(ids[e])
+            x.add(0)
+        return x
+
+    def count(deadline: float):
+        x = build()
+        cpu, wall = time.process_time(), time.perf_counter()
+        n = 0
+        while x.solve() == 10:
+            n += 1
+            if n & 0xFFF == 0 and time.process_time() > deadline:
+                raise OverBudget
+        return Timed(n, time.process_time() - cpu, time.perf_counter() - wall)
+    return count
 
 
 # --- exact-cover: C Dancing Links on a dense numpy matrix ----------------------------------------
@@ -129,11 +204,13 @@ def exact_cover_sudoku(puzzles: list[str], limit: int, deadline: float) -> list[
     return out
 
 
-def exact_cover_counter(problem) -> Callable[[float], int]:
+def exact_cover_counter(problem) -> Callable[[float], int] | None:
     """exact-cover has no secondary items: each gets a slack option of its own (the usual way),
-    which keeps the number of solutions."""
+    which keeps the number of solutions. No colours, no multiplicities."""
     import exact_cover
     import numpy as np
+    if problem.option_colours is not None or problem.bounds is not None:
+        return None
     matrix = np.zeros((problem.n_options + problem.n_secondary, problem.n_items), dtype=bool)
     index = {name: j for j, name in enumerate(problem.items)}
     for k in range(problem.n_options):
@@ -159,6 +236,8 @@ def algorithm_x_sudoku(puzzles: list[str], limit: int, deadline: float) -> list[
 def algorithm_x_counter(problem) -> Callable[[float], int]:
     """Like exact-cover, algorithm-x knows only primary items: slack options again."""
     from algorithm_x import AlgorithmX
+    if problem.option_colours is not None or problem.bounds is not None:
+        return None
     index = {name: j for j, name in enumerate(problem.items)}
 
     def count(deadline: float) -> int:
@@ -182,8 +261,10 @@ def dict_of_sets_sudoku(puzzles: list[str], limit: int, deadline: float) -> list
     return out
 
 
-def dict_of_sets_counter(problem) -> Callable[[float], int]:
+def dict_of_sets_counter(problem) -> Callable[[float], int] | None:
     from dict_of_sets import solutions
+    if problem.option_colours is not None or problem.bounds is not None:
+        return None
     options = {k: problem.option(k) for k in range(problem.n_options)}
     primary = problem.items[:problem.n_primary]
     return lambda deadline: len(take(solutions(options, primary), 1 << 62, deadline))
@@ -206,6 +287,8 @@ RIVALS = [
     # xcover's search is a numba generator; numba never frees one left unfinished (numba issues #1278,
     # #6993), as at limit 1: about 75 kB each, and the process slows as they pile up
     Rival("xcover", "xcover", "numba, Knuth's dancing cells", xcover_sudoku, xcover_counter, True, leaks=True),
+    Rival("miniexact", "miniexact", "C, Knuth's Algorithms X, C (colours) and M (multiplicities)",
+          miniexact_sudoku, miniexact_counter, False),
     Rival("exact-cover", "exact-cover", "C Dancing Links, dense numpy matrix", exact_cover_sudoku,
           exact_cover_counter, False),
     Rival("algorithm-x", "algorithm-x", "pure-Python Dancing Links", algorithm_x_sudoku,

@@ -169,6 +169,8 @@ class ExactCover:
             raise ProblemError("no primary items")
         if len(ids) >= _MAX_ENTRIES:
             raise ProblemError(f"{len(ids):,} option entries: the engines index at most {_MAX_ENTRIES - 1:,}")
+        if len(items) >= _MAX_ITEMS:
+            raise ProblemError(f"{len(items):,} items: the engines number at most {_MAX_ITEMS - 1:,}")
         start = _frozen(np.asarray(start, dtype=np.int32))
         ids = _frozen(np.asarray(ids, dtype=np.int32))
         if colours is not None:
@@ -328,6 +330,8 @@ class ExactCover:
 #: Options are kept with int32 offsets (and the links with uint32 ones), so a problem holds fewer
 #: entries than this; more would wrap around, not fail.
 _MAX_ENTRIES = 2 ** 31
+#: Item numbers share a 32-bit word with two flag bits (a spacer, a cleansed node).
+_MAX_ITEMS = 2 ** 30
 
 
 def _frozen(a: np.ndarray) -> np.ndarray:

@@ -237,10 +237,11 @@ def packing(rows: int, cols: int, pieces: Mapping[str, Sequence[tuple[int, int]]
     """Pack a ``rows`` x ``cols`` box exactly with ``pieces`` (name: cells of one orientation; every
     rotation and reflection may be used), piece ``p`` used between ``copies[p]`` = ``(lo, hi)`` times
     (or exactly ``k``). The cells ``RC`` and the piece names are primary; the piece names carry the
-    bounds. Every placement of every orientation is an option, piece name first.
+    bounds. Every placement of every orientation is an option, piece name first. (Below: two I's
+    lying down, or two O's side by side.)
 
     >>> packing(2, 4, {"O": TETROMINOES["O"], "I": TETROMINOES["I"]}, {"O": (0, 2), "I": (0, 2)}).count()
-    3
+    2
     """
     rows, cols = whole(rows, "rows", 1), whole(cols, "cols", 1)
     cells = [f"{_name(r)}{_name(c)}" for r in range(rows) for c in range(cols)]

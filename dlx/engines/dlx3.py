@@ -3,8 +3,10 @@ stoppable state machine.
 
 The structure is DLX1's (:mod:`.links`) with three more arrays, as in DLX3:
 
-* ``colour[x]`` per node: 0 for none, a colour number > 0 on a secondary item, or -1 while the node is
-  *cleansed* (its option already agrees with the colour its item was given, so it is left alone);
+* ``colour[x]`` per node: 0 for none, or a colour number > 0 on a secondary item (never changes);
+  while a node is *cleansed* (its option already agrees with the colour its item was given, so it
+  is left alone) its ``top`` carries the ``CLEANSED`` bit, where Knuth sets its colour to -1: the
+  dancing loops then test one word per node, as DLX1's do;
 * ``bound[i]`` per primary item: how many more options may still cover it;
 * ``slack[i]``: its upper bound minus its lower bound (never changes).
 
@@ -44,6 +46,7 @@ from .links import ONE, SPACER, ZERO, option_of
 
 FORWARD, ADVANCE, BACKUP, BACKDOWN = 0, 1, 2, 3
 INFINITY = 1 << 30      # the branching degree when no primary item is active: a solution
+CLEANSED = np.uint32(0x40000000)     # in ``top``: a cleansed node (below SPACER, above every item)
 POLL = 1 << 16          # the stop flag is read (and ``work`` checked) once per POLL updates
 
 
@@ -53,10 +56,10 @@ class MLinks(NamedTuple):
     llink: np.ndarray     # uint32, items 0..N+1
     rlink: np.ndarray     # uint32, items 0..N+1
     length: np.ndarray    # int32, items 0..N
-    top: np.ndarray       # uint32, nodes; never changes after the build
+    top: np.ndarray       # uint32, nodes; changes only by the CLEANSED bit
     ulink: np.ndarray     # uint32, nodes
     dlink: np.ndarray     # uint32, nodes
-    colour: np.ndarray    # int32, nodes
+    colour: np.ndarray    # int32, nodes; never changes
     bound: np.ndarray     # int32, items 0..N (secondary: unused)
     slack: np.ndarray     # int32, items 0..N; never changes
     n1: np.uint32
@@ -84,9 +87,9 @@ def build(problem) -> MLinks:
 
 
 def copy(L: MLinks) -> MLinks:
-    """A copy to search on; ``top`` and ``slack`` never change, so they are shared."""
+    """A copy to search on; ``colour`` and ``slack`` never change, so they are shared."""
     return L._replace(llink=L.llink.copy(), rlink=L.rlink.copy(), length=L.length.copy(),
-                      ulink=L.ulink.copy(), dlink=L.dlink.copy(), colour=L.colour.copy(),
+                      top=L.top.copy(), ulink=L.ulink.copy(), dlink=L.dlink.copy(),
                       bound=L.bound.copy())
 
 
@@ -96,9 +99,9 @@ def restore(L, pristine):
     L.llink[:] = pristine.llink
     L.rlink[:] = pristine.rlink
     L.length[:] = pristine.length
+    L.top[:] = pristine.top
     L.ulink[:] = pristine.ulink
     L.dlink[:] = pristine.dlink
-    L.colour[:] = pristine.colour
     L.bound[:] = pristine.bound
 
 
@@ -120,15 +123,16 @@ def new_state(depth: int) -> Machine:
 def hide(rr, L):
     """Unlink the nodes of ``rr``'s option other than ``rr`` from their lists, except cleansed ones;
     returns the updates."""
-    top, ulink, dlink, length, colour = L.top, L.ulink, L.dlink, L.length, L.colour
+    top, ulink, dlink, length = L.top, L.ulink, L.dlink, L.length
     updates = 0
     nn = rr + ONE
     while nn != rr:
-        if colour[nn] >= 0:
-            cc = top[nn]
+        cc = top[nn]
+        if cc >= CLEANSED:
             if cc >= SPACER:
                 nn = ulink[nn]
                 continue
+        else:
             uu = ulink[nn]
             dd = dlink[nn]
             dlink[uu] = dd
@@ -142,14 +146,15 @@ def hide(rr, L):
 @njit(cache=True, nogil=True)
 def unhide(rr, L):
     """Undo :func:`hide` (``rr``), right to left."""
-    top, ulink, dlink, length, colour = L.top, L.ulink, L.dlink, L.length, L.colour
+    top, ulink, dlink, length = L.top, L.ulink, L.dlink, L.length
     nn = rr - ONE
     while nn != rr:
-        if colour[nn] >= 0:
-            cc = top[nn]
+        cc = top[nn]
+        if cc >= CLEANSED:
             if cc >= SPACER:
                 nn = dlink[nn]
                 continue
+        else:
             dlink[ulink[nn]] = nn
             ulink[dlink[nn]] = nn
             length[cc] += 1
@@ -198,8 +203,8 @@ def purify(p, L, counts):
     """Give node ``p``'s secondary item the colour of ``p``: hide every option that wants another
     colour (or none) there, and cleanse those that want the same one. Counts go to ``counts``
     (updates, cleansings)."""
-    colour, dlink = L.colour, L.dlink
-    cc = L.top[p]
+    colour, dlink, top = L.colour, L.dlink, L.top
+    cc = top[p]
     x = colour[p]
     counts[1] += 1
     rr = dlink[cc]
@@ -207,7 +212,7 @@ def purify(p, L, counts):
         if colour[rr] != x:
             counts[0] += hide(rr, L)
         else:
-            colour[rr] = -1
+            top[rr] |= CLEANSED
             counts[1] += 1
         rr = dlink[rr]
 
@@ -215,13 +220,12 @@ def purify(p, L, counts):
 @njit(cache=True, nogil=True)
 def unpurify(p, L):
     """Undo :func:`purify` (``p``), bottom to top."""
-    colour, ulink = L.colour, L.ulink
-    cc = L.top[p]
-    x = colour[p]
+    ulink, top = L.ulink, L.top
+    cc = top[p]
     rr = ulink[cc]
     while rr != cc:
-        if colour[rr] < 0:
-            colour[rr] = x
+        if top[rr] >= CLEANSED:
+            top[rr] ^= CLEANSED
         else:
             unhide(rr, L)
         rr = ulink[rr]
@@ -231,15 +235,15 @@ def unpurify(p, L):
 def tweak(n, L, block):
     """Take option node ``n`` (the top of its item's list) off that list; with ``block``, hide the
     rest of its option too (without, the item is covered already). Returns the updates."""
-    top, ulink, dlink, length, colour = L.top, L.ulink, L.dlink, L.length, L.colour
+    top, ulink, dlink, length = L.top, L.ulink, L.dlink, L.length
     updates = 0
     nn = n + ONE if block else n
     while True:
-        if colour[nn] >= 0:
-            cc = top[nn]
-            if cc >= SPACER:
-                nn = ulink[nn]
-                continue
+        cc = top[nn]
+        if cc >= SPACER:
+            nn = ulink[nn]
+            continue
+        if cc < CLEANSED:
             uu = ulink[nn]
             dd = dlink[nn]
             dlink[uu] = dd
@@ -278,14 +282,15 @@ def untweak(c, x, L, unblock):
 @njit(cache=True, nogil=True)
 def unhide_down(rr, L):
     """:func:`unhide`, left to right, as untweaking puts options back top down."""
-    top, ulink, dlink, length, colour = L.top, L.ulink, L.dlink, L.length, L.colour
+    top, ulink, dlink, length = L.top, L.ulink, L.dlink, L.length
     nn = rr + ONE
     while nn != rr:
-        if colour[nn] >= 0:
-            cc = top[nn]
+        cc = top[nn]
+        if cc >= CLEANSED:
             if cc >= SPACER:
                 nn = ulink[nn]
                 continue
+        else:
             dlink[ulink[nn]] = nn
             ulink[dlink[nn]] = nn
             length[cc] += 1
@@ -302,9 +307,11 @@ def commit(p, L, counts):
         L.bound[cc] -= 1
         if L.bound[cc] == 0:
             counts[0] += cover(cc, L)
+    elif cc >= CLEANSED:
+        pass
     elif L.colour[p] == 0:
         counts[0] += cover(cc, L)
-    elif L.colour[p] > 0:
+    else:
         purify(p, L, counts)
 
 
@@ -316,9 +323,11 @@ def uncommit(p, L):
         if L.bound[cc] == 0:
             uncover(cc, L, True)
         L.bound[cc] += 1
+    elif cc >= CLEANSED:
+        pass
     elif L.colour[p] == 0:
         uncover(cc, L, True)
-    elif L.colour[p] > 0:
+    else:
         unpurify(p, L)
 
 
@@ -365,7 +374,7 @@ def select(x, L, counts):
     in advance): take it off every list it is on, then apply its items as a chosen option's other
     items are applied. Returns False (and changes nothing) when the option is no longer possible:
     one of its primary items is covered, or it was hidden by a covered or purified item."""
-    top, ulink, dlink, colour, n1 = L.top, L.ulink, L.dlink, L.colour, L.n1
+    top, ulink, dlink, n1 = L.top, L.ulink, L.dlink, L.n1
     p = x
     while top[p] < SPACER:
         c = top[p]
@@ -374,7 +383,7 @@ def select(x, L, counts):
         p += ONE
     p = x
     while top[p] < SPACER:
-        if colour[p] >= 0:
+        if top[p] < CLEANSED:
             c = top[p]
             dlink[ulink[p]] = dlink[p]
             ulink[dlink[p]] = ulink[p]
@@ -391,7 +400,7 @@ def select(x, L, counts):
 @njit(cache=True, nogil=True)
 def deselect(x, L):
     """Undo :func:`select` (``x``)."""
-    top, ulink, dlink, colour = L.top, L.ulink, L.dlink, L.colour
+    top, ulink, dlink = L.top, L.ulink, L.dlink
     p = x
     while top[p] < SPACER:
         p += ONE
@@ -402,7 +411,7 @@ def deselect(x, L):
     p = end
     while p != x:
         p -= ONE
-        if colour[p] >= 0:
+        if top[p] < CLEANSED:
             dlink[ulink[p]] = p
             ulink[dlink[p]] = p
             L.length[top[p]] += 1
@@ -586,7 +595,7 @@ def check(problem, L: MLinks, machine: Machine | None) -> None:
     structure exactly as built. Cost: linear in the size of the problem (Python; for tests)."""
     n = L.llink.size - 2
     built = build(problem)
-    assert (L.top == built.top).all() and (L.slack == built.slack).all(), "top or slack changed"
+    assert (L.colour == built.colour).all() and (L.slack == built.slack).all(), "colour or slack changed"
     for root, first in ((0, 1), (n + 1, int(L.n1) + 1)):
         seen, i = [], int(L.rlink[root])
         while i != root:
@@ -602,7 +611,7 @@ def check(problem, L: MLinks, machine: Machine | None) -> None:
                 assert L.ulink[y] == x, f"list of item {i} broken at node {x}"
                 if y == i:
                     break
-                assert L.top[y] == i, f"node {y} is on the list of item {i}, not its own"
+                assert L.top[y] & ~CLEANSED == i, f"node {y} is on the list of item {i}, not its own"
                 count += 1
                 assert count <= L.top.size, f"list of item {i} runs wild"
                 x = y
@@ -611,7 +620,7 @@ def check(problem, L: MLinks, machine: Machine | None) -> None:
     if machine is not None:
         m = Machine(machine.choice.copy(), machine.state.copy(), machine.first_tweak.copy())
         unwind(after, m.choice, m.first_tweak, m.state)
-    for field in ("llink", "rlink", "length", "ulink", "dlink", "colour", "bound"):
+    for field in ("llink", "rlink", "length", "top", "ulink", "dlink", "bound"):
         got, want = getattr(after, field), getattr(built, field)
         wrong = np.flatnonzero(got != want)
         assert not wrong.size, f"{field}[{wrong[0]}] is {got[wrong[0]]}, not {want[wrong[0]]} as built"
