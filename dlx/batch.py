@@ -28,7 +28,7 @@ class BatchResult(NamedTuple):
 
     answers: np.ndarray   # (rows, groups) uint8: the first solution as a value per group, 0 if none
     counts: np.ndarray    # int64: solutions found, at most the limit
-    nodes: np.ndarray     # int64: search nodes, counted as DLX1 counts them
+    nodes: np.ndarray     # int64: search nodes, counted as Knuth's DLX1 (DLX2, DLX3) counts them
     status: np.ndarray    # uint8 status codes: SOLVED, NO_SOLUTION, INVALID, MAX_NODES or STOPPED
 
     def statuses(self) -> list[Status]:

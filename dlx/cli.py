@@ -105,9 +105,11 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--max-nodes", type=_natural, metavar="N",
                         help="stop after N search nodes (a budget; exit status 3 if it runs out)")
     parser.add_argument("--engine", choices=list(engines.ENGINES), default=engines.DEFAULT,
-                        help="the search engine (default: %(default)s, Knuth's DLX1)")
+                        help="the search engine (default: %(default)s: Knuth's DLX1, or DLX2/DLX3 for "
+                             "colours and multiplicities)")
     parser.add_argument("--stats", action="store_true",
-                        help="print solutions, updates, nodes and seconds on stderr, as DLX1 does")
+                        help="print solutions, updates (cleansings), nodes and seconds on stderr, as "
+                             "Knuth's programs do")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     return parser
 
