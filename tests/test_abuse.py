@@ -21,6 +21,10 @@ from sudoku.cli import main as sudoku_main
 from sudoku.grid import PuzzleError, read_lines
 from sudoku.solver import map_chunks
 
+#: Options without a primary item (all-zero rows and the like) are skipped with a warning, as
+#: they should be; test_colours checks the warning itself.
+pytestmark = pytest.mark.filterwarnings("ignore::dlx.ProblemWarning")
+
 WRONG_LENGTH = "wrong length: {} cells, but a puzzle has 16, 81, 256 or 625"
 
 

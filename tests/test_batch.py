@@ -11,6 +11,10 @@ from support import small_problems
 from dlx import Batch, ExactCover, ProblemError, problems
 from dlx.status import INVALID, MAX_NODES, NO_SOLUTION, SOLVED
 
+#: Options without a primary item (all-zero rows and the like) are skipped with a warning, as
+#: they should be; test_colours checks the warning itself.
+pytestmark = pytest.mark.filterwarnings("ignore::dlx.ProblemWarning")
+
 
 @st.composite
 def batches(draw):
