@@ -225,9 +225,9 @@ def write_dlx(problem: ExactCover, target: str | bytes | os.PathLike | IO) -> st
 
 def _dlx_text(problem: ExactCover) -> str:
     names = [str(item) for item in problem.items]
-    _check_names(names, problem.items)
+    _check_words(names, problem.items, "item")
     colours = [str(colour) for colour in problem.colours]
-    _check_colours(colours, problem.colours)
+    _check_words(colours, problem.colours, "colour")
     primary, secondary = names[:problem.n_primary], names[problem.n_primary:]
     if problem.bounds is not None:
         primary = [name if (lo, hi) == (1, 1) else f"{hi}|{name}" if lo == hi else f"{lo}:{hi}|{name}"
@@ -252,29 +252,17 @@ def _dlx_text(problem: ExactCover) -> str:
     return "".join(lines)
 
 
-def _check_names(names: list[str], items: tuple) -> None:
-    for name, item in zip(names, items):
-        if not name or name.split() != [name] or "|" in name or ":" in name:
-            raise ProblemError(f"item {item!r} cannot be written in DLX format: a name must be "
-                               "non-empty, without blanks, '|' or ':'")
-        try:
-            name.encode("utf-8")
-        except UnicodeEncodeError:
-            raise ProblemError(f"item {item!r} cannot be written in UTF-8 (it holds a lone surrogate)") from None
-    twice = first_repeat(names)
-    if twice is not None:
-        raise ProblemError(f"two items are both written {twice!r} in DLX format")
-
-
-def _check_colours(texts: list[str], colours: tuple) -> None:
-    for text, colour in zip(texts, colours):
+def _check_words(texts: list[str], values: tuple, what: str) -> None:
+    """Refuse, before anything is written, a name or colour (``what``) that Knuth's format cannot
+    hold: empty, with a blank, '|' or ':', not UTF-8, or written like another one."""
+    for text, value in zip(texts, values):
         if not text or text.split() != [text] or "|" in text or ":" in text:
-            raise ProblemError(f"colour {colour!r} cannot be written in DLX format: a colour must be "
+            raise ProblemError(f"{what} {value!r} cannot be written in DLX format: it must be "
                                "non-empty, without blanks, '|' or ':'")
         try:
             text.encode("utf-8")
         except UnicodeEncodeError:
-            raise ProblemError(f"colour {colour!r} cannot be written in UTF-8") from None
+            raise ProblemError(f"{what} {value!r} cannot be written in UTF-8 (it holds a lone surrogate)") from None
     twice = first_repeat(texts)
     if twice is not None:
-        raise ProblemError(f"two colours are both written {twice!r} in DLX format")
+        raise ProblemError(f"two {what}s are both written {twice!r} in DLX format")

@@ -270,31 +270,13 @@ def untweak(c, x, L, unblock):
         ulink[rr] = qq
         k += 1
         if unblock:
-            unhide_down(rr, L)
+            unhide(rr, L)     # the nodes of one option lie in different lists: any order will do
         qq = rr
         rr = dlink[rr]
     ulink[rr] = qq
     L.length[c] += k
     if not unblock:
         uncover(c, L, False)
-
-
-@njit(cache=True, nogil=True)
-def unhide_down(rr, L):
-    """:func:`unhide`, left to right, as untweaking puts options back top down."""
-    top, ulink, dlink, length = L.top, L.ulink, L.dlink, L.length
-    nn = rr + ONE
-    while nn != rr:
-        cc = top[nn]
-        if cc >= CLEANSED:
-            if cc >= SPACER:
-                nn = ulink[nn]
-                continue
-        else:
-            dlink[ulink[nn]] = nn
-            ulink[dlink[nn]] = nn
-            length[cc] += 1
-        nn += ONE
 
 
 @njit(cache=True, nogil=True)
