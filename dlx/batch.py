@@ -115,8 +115,8 @@ class Batch:
         try:
             while not done:
                 done = self.engine.solve_batch(
-                    structure, prepared.pristine, self.first_node, self.group_start, self.option_group,
-                    self.option_value, rows, limit, max_nodes, WORK, *result, *scratch.arrays())
+                    structure, prepared.pristine, scratch, self.first_node, self.group_start, self.option_group,
+                    self.option_value, rows, limit, max_nodes, WORK, *result)
                 if not done and stop is not None and stop.is_set():
                     row = int(scratch.where[ROW])
                     result.status[row:] = STOPPED

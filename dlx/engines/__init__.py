@@ -1,16 +1,27 @@
-"""The engines, by name: ``engine="dlx"`` everywhere an engine can be chosen.
+"""The engines, by name: ``engine="dlx"`` or ``engine="cells"`` everywhere an engine can be chosen.
 
 An engine is one search machine behind the small interface of :class:`base.Engine`; a new one
 goes into a module of its own here and into :data:`ENGINES`. A name may stand for a family whose
 member is picked by the problem: ``"dlx"`` runs DLX1 on a plain exact-cover problem and the machine
 of DLX2/DLX3 on one with colours or multiplicities, so that every figure is the one Knuth's program
-for that kind of problem reports.
+for that kind of problem reports. ``"cells"`` is dancing cells (Knuth's SSXC1, SSXCC with colours).
 """
 from __future__ import annotations
 
+from typing import Protocol
+
 from .base import Engine, Machine, Prepared
+from .cells import Cells
 from .dlx1 import DLX1
 from .dlx3 import DLX3
+
+
+class Family(Protocol):
+    """What a name stands for: the engine that searches a given problem."""
+
+    name: str
+
+    def for_problem(self, problem) -> Engine: ...
 
 
 class DancingLinks:
@@ -30,11 +41,11 @@ class DancingLinks:
 
 
 #: Every engine there is, by the name the API and the commands take.
-ENGINES: dict[str, DancingLinks] = {"dlx": DancingLinks()}
+ENGINES: dict[str, Family] = {"dlx": DancingLinks(), "cells": Cells()}
 DEFAULT = "dlx"
 
 
-def get(name: str) -> DancingLinks:
+def get(name: str) -> Family:
     """The engine called ``name``; a ValueError listing the names there are for any other."""
     try:
         return ENGINES[name]

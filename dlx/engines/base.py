@@ -28,6 +28,12 @@ class Machine(NamedTuple):
     state: np.ndarray
     first_tweak: np.ndarray | None = None
 
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        """The arrays the engine's kernels take, in their order."""
+        if self.first_tweak is None:
+            return self.choice, self.state
+        return self.choice, self.first_tweak, self.state
+
 
 class Engine(Protocol):
     """The interface of an engine; ``dlx.engines.ENGINES`` maps names to instances."""
@@ -64,8 +70,9 @@ class Engine(Protocol):
     def first_nodes(self, problem) -> np.ndarray:
         """What the batch kernel needs per option to select it (DLX1: its first node)."""
 
-    def solve_batch(self, structure, pristine, *arrays) -> bool:
-        """One slice of a batch (see ``batch.solve_batch``): True when every row is done."""
+    def solve_batch(self, structure, pristine, scratch, *arrays) -> bool:
+        """One slice of a batch (see ``batch.solve_batch``; ``scratch`` a :class:`batch.Scratch`
+        of this engine's machine): True when every row is done."""
 
 
 class Prepared:

@@ -10,7 +10,7 @@ import numpy as np
 from numba import njit
 
 from .. import status as st
-from . import dlx3
+from . import cells, dlx3
 from .base import NODES, PHASE, UPDATES
 from .dlx1 import search
 from .links import ZERO, deselect, restore, select
@@ -33,9 +33,7 @@ class Scratch:
         self.ends = np.zeros(1, np.int32)
 
     def arrays(self) -> tuple[np.ndarray, ...]:
-        m = self.machine
-        searching = (m.choice, m.state) if m.first_tweak is None else (m.choice, m.first_tweak, m.state)
-        return self.where, self.chosen, *searching, self.out, self.ends
+        return self.where, self.chosen, *self.machine.arrays(), self.out, self.ends
 
 
 @njit(cache=True, nogil=True)
@@ -208,4 +206,77 @@ def solve_batch_m(L, pristine, first_node, group_start, option_group, option_val
     where[ROW] = r
     where[STAGE] = stage
     where[CHOSEN] = n_chosen
+    return r == n_rows
+
+
+@njit(cache=True, nogil=True)
+def solve_batch_cells(C, first_node, group_start, option_group, option_value, rows, limit,
+                      max_nodes, work, answers, counts, nodes, status, where, chosen, choice, saved,
+                      stack, state, out, ends):
+    """:func:`solve_batch` for dancing cells: the same arguments and results (less ``pristine``:
+    the sets keep their origin), with the search of :mod:`.cells`. After every row the sets are
+    put back as built, exactly, so a row's answer never depends on the rows before it. Returns
+    False also when the search needs a larger save stack (``state[GROW]``)."""
+    n_rows, n_groups = rows.shape
+    no_ends = ends[:0]
+    tally = np.zeros(2, np.int64)
+    r = where[ROW]
+    stage = where[STAGE]
+    spent = 0
+    while r < n_rows:
+        if stage == NEW_ROW:
+            if spent >= work:
+                break
+            answers[r, :] = 0
+            counts[r] = 0
+            nodes[r] = 0
+            status[r] = st.SOLVED
+            state[:] = 0
+            state[cells.ACTIVE1] = C.n1
+            state[cells.ACTIVE2] = C.n_items
+            for j in range(n_groups):
+                v = rows[r, j]
+                if v == 0:
+                    continue
+                if v > group_start[j + 1] - group_start[j]:
+                    status[r] = st.INVALID
+                    break
+                if not cells.select(first_node[group_start[j] + v - 1], C, state, tally):
+                    status[r] = st.INVALID
+                    break
+                answers[r, j] = v
+            if status[r] == st.SOLVED and state[cells.ACTIVE1] == 0:
+                counts[r] = 1     # the selected options cover everything already
+            elif status[r] == st.SOLVED:
+                stage = FIRST
+        if stage != NEW_ROW:
+            before = state[UPDATES]
+            if stage == FIRST:
+                found = cells.search(C, choice, saved, stack, state, 1, max_nodes, work - spent, True,
+                                     out, ends)
+                if found:
+                    for k in range(ends[0]):
+                        o = out[k]
+                        if option_group[o] >= 0:
+                            answers[r, option_group[o]] = option_value[o]
+                    counts[r] = 1
+                    stage = MORE
+            if stage == MORE and counts[r] < limit:
+                counts[r] += cells.search(C, choice, saved, stack, state, limit - counts[r], max_nodes,
+                                          work - spent, True, out, no_ends)
+            spent += state[UPDATES] - before
+            if (state[PHASE] == st.RUNNING or state[PHASE] == st.STOPPED) and counts[r] < limit:
+                break             # out of work, out of stack or asked to stop in this row
+            if state[PHASE] == st.MAX_NODES:
+                status[r] = st.MAX_NODES
+            elif counts[r] == 0:
+                status[r] = st.NO_SOLUTION
+            nodes[r] = state[NODES]
+        if status[r] == st.INVALID or status[r] == st.NO_SOLUTION:
+            answers[r, :] = 0
+        cells.restore(C)
+        stage = NEW_ROW
+        r += 1
+    where[ROW] = r
+    where[STAGE] = stage
     return r == n_rows

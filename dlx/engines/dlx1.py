@@ -246,6 +246,6 @@ class DLX1:
     def first_nodes(self, problem) -> np.ndarray:
         return links.first_nodes(problem._link_start, problem.n_items)
 
-    def solve_batch(self, structure, pristine, *arrays) -> bool:
+    def solve_batch(self, structure, pristine, scratch, *arrays) -> bool:
         from .batch import solve_batch      # here, not at the top: batch.py builds on this module
-        return solve_batch(structure, pristine, *arrays)
+        return solve_batch(structure, pristine, *arrays, *scratch.arrays())

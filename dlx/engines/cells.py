@@ -1,0 +1,628 @@
+"""Dancing cells: Knuth's SSXC1 and SSXCC (TAOCP 7.2.2.3), as one resumable, stoppable machine.
+
+Every item keeps the options that still contain it as a sparse set: a slice of one array ``set``
+whose first ``size`` entries are the live options (their nodes), the rest the ones taken out. An
+option leaves a set by a swap with the last live entry, and comes back when the size is put back:
+so instead of undoing, the search saves the sizes of the active items when it enters a branching
+level and restores them when it tries the level's next option. Forced levels (one option) save
+nothing: an ancestor's sizes put them back. When trying an option would leave an active primary
+item without options, the attempt stops at once (an early abort) rather than a level deeper.
+
+The layout follows SSXC1, with two arrays of 32-bit words:
+
+* ``set``: item ``x`` (an index into ``set``) has ``colour(x) = set[x-3]`` (the colour it was purified
+  with, 0 if covered), ``pos(x) = set[x-2]`` (its place in ``item``) and ``size(x) = set[x-1]``; its
+  options are ``set[x .. x+size)``, each a node;
+* ``nd``: node ``y`` (an even index) has ``itm = nd[y]`` and ``loc = nd[y+1]`` with ``set[loc] = y``;
+  an option's nodes are consecutive and the spacer after it has ``itm = SPACER | 2t`` (``t`` nodes
+  back to the option's first) and ``loc`` = the option's number;
+* ``item``: the active primary items are ``item[0 .. active1)``, the active secondary ones
+  ``item[n1 .. active2)``; the inactive ones lie beyond, where nothing moves them.
+
+Colours (SSXCC): choosing an option purifies each secondary item it gives a colour, that is makes it
+inactive and takes the options of any other colour out of every set. An option of the same colour
+stays; when it is chosen in turn, its item is inactive already and is left alone. A purified item's
+set is not touched again until its level is left (``frozen``), as Knuth's colour ``-1`` marks it.
+
+Counts: ``nodes`` are levels entered (solutions included), as SSXC1 counts them; an attempt that
+aborts early is no node. ``updates`` are items swapped out plus nodes taken out of a set;
+``cleansings`` (with colours) purified items plus the options that kept their place in one. The
+options at a level are tried in the order of their item's set, which changes as the sets dance, so
+solutions come in another order than DLX1's (the same solutions, as sets).
+
+Multiplicities (DLX3's bounds) are not for this engine: it raises ``ValueError`` for them.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from .. import status as st
+from .base import (CLEANSINGS, LEVEL, NODES, PHASE, SOLUTIONS, STATE_SIZE, STEP, STOP, UPDATES)
+
+FORWARD, ADVANCE, NEXT, BACKUP = 0, 1, 2, 3
+#: More slots of a cells machine's ``state``: the ends of the active lists, and a request for a
+#: larger save stack (the kernel returns with it set; :meth:`Cells.advance` grows the stack).
+ACTIVE1, ACTIVE2, GROW = STATE_SIZE, STATE_SIZE + 1, STATE_SIZE + 2
+CELLS_STATE_SIZE = STATE_SIZE + 3
+
+ONE = np.uint32(1)
+TWO = np.uint32(2)
+THREE = np.uint32(3)
+SPACER = np.uint32(0x80000000)
+NONE = np.uint32(0xFFFFFFFF)
+#: The stop flag is read (and ``work`` checked) once per ``POLL`` updates.
+POLL = 1 << 16
+#: The save stack starts with room for ``STACK_LEVELS`` branching levels (at least ``STACK_START``
+#: words, at most what the deepest search can need) and doubles when a search needs more.
+STACK_LEVELS = 8
+STACK_START = 1 << 12
+
+
+class CellStructure(NamedTuple):
+    """The sparse sets of one problem, and the arrays as built (``origin_*``, shared by copies)."""
+
+    item: np.ndarray          # uint32: primary items, then secondary items, by their ``set`` index
+    set: np.ndarray           # uint32: per item colour, pos, size, then its options' nodes
+    nd: np.ndarray            # uint32: per node itm, loc (spacers: SPACER | 2t, option number)
+    clr: np.ndarray           # uint32: per node the colour of its entry (empty without colours)
+    origin_item: np.ndarray
+    origin_set: np.ndarray
+    origin_nd: np.ndarray
+    n1: np.uint32             # primary items
+    n_items: np.uint32
+    second: np.uint32         # the first secondary item's ``set`` index (items below it are primary)
+
+
+class CellMachine:
+    """A run's state: ``choice[level]`` (the node tried at each level), ``state`` (the shared
+    layout plus ``ACTIVE1``, ``ACTIVE2``, ``GROW``), ``saved[level]`` (where the level's saved sizes
+    start in ``stack``) and ``stack`` (for each branching level: the two list ends, then item and
+    size of every active item). The stack grows when a deep search needs more room."""
+
+    first_tweak = None
+
+    def __init__(self, structure: CellStructure) -> None:
+        n1, n_items = int(structure.n1), int(structure.n_items)
+        self.choice = np.zeros(n1 + 1, np.uint32)
+        self.state = np.zeros(CELLS_STATE_SIZE, np.int64)
+        self.state[ACTIVE1] = n1
+        self.state[ACTIVE2] = n_items
+        self.saved = np.zeros(n1 + 2, np.int64)
+        words = 2 * (n_items + 1)         # a level's save: two list ends, two words per item
+        self.stack = np.zeros(min(words * (n1 + 1), max(STACK_START, words * STACK_LEVELS)), np.uint32)
+
+    def grow(self) -> None:
+        """Double the save stack, keeping what it holds."""
+        bigger = np.zeros(2 * self.stack.size, np.uint32)
+        bigger[:self.stack.size] = self.stack
+        self.stack = bigger
+        self.state[GROW] = 0
+
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        return self.choice, self.saved, self.stack, self.state
+
+
+def build(option_start: np.ndarray, option_items: np.ndarray, option_colours: np.ndarray | None,
+          n_items: int, n_primary: int) -> CellStructure:
+    """The sparse sets of a problem given in CSR form (0-based item ids, options without a primary
+    item already emptied). Cost: linear in the size of the problem."""
+    n_nodes = option_items.size + option_start.size
+    if 2 * n_nodes >= 1 << 31:
+        raise ValueError(f"{option_items.size:,} option entries are too many for the cells engine "
+                         "(at most about 2**30); use engine='dlx'")
+    colours = np.zeros(0, np.uint32) if option_colours is None else option_colours
+    item, sets, nd, clr, second = _build(option_start, option_items, colours, n_items, n_primary)
+    return CellStructure(item, sets, nd, clr, item.copy(), sets.copy(), nd.copy(),
+                         np.uint32(n_primary), np.uint32(n_items), np.uint32(second))
+
+
+@njit(cache=True, nogil=True)
+def _build(option_start, option_items, option_colours, n_items, n_primary):
+    n_options = option_start.size - 1
+    lengths = np.zeros(n_items, np.int64)
+    for k in range(option_items.size):
+        lengths[option_items[k]] += 1
+    item = np.empty(n_items, np.uint32)
+    x = 3
+    second = 0
+    for i in range(n_items):
+        if i == n_primary:
+            second = x
+        item[i] = x
+        x += lengths[i] + 3
+    if n_primary == n_items:
+        second = x
+    sets = np.zeros(x, np.uint32)
+    for i in range(n_items):
+        sets[item[i] - 2] = i
+    n_nodes = option_items.size + n_options + 1
+    nd = np.zeros(2 * n_nodes, np.uint32)
+    coloured = option_colours.size > 0
+    clr = np.zeros(2 * n_nodes if coloured else 0, np.uint32)
+    nd[0] = SPACER
+    nd[1] = NONE
+    y = 2
+    for o in range(n_options):
+        first = y
+        for k in range(option_start[o], option_start[o + 1]):
+            c = item[option_items[k]]
+            loc = c + sets[c - 1]
+            sets[c - 1] += 1
+            sets[loc] = y
+            nd[y] = c
+            nd[y + 1] = loc
+            if coloured:
+                clr[y] = option_colours[k]
+            y += 2
+        nd[y] = SPACER | np.uint32(y - first)
+        nd[y + 1] = o
+        y += 2
+    return item, sets, nd, clr, second
+
+
+def copy(cells: CellStructure) -> CellStructure:
+    """A copy to search on; what never changes (``clr``, the origin) is shared."""
+    return cells._replace(item=cells.item.copy(), set=cells.set.copy(), nd=cells.nd.copy())
+
+
+@njit(cache=True, nogil=True)
+def restore(C):
+    """The sets as built again (every array exactly, so the next run tries options in the same
+    order as a first one)."""
+    C.item[:] = C.origin_item
+    C.set[:] = C.origin_set
+    C.nd[:] = C.origin_nd
+
+
+@njit(cache=True, nogil=True)
+def option_of(y, nd):
+    """The number of the option that node ``y`` belongs to (read from the spacer after it)."""
+    while nd[y] < SPACER:
+        y += TWO
+    return nd[y + ONE]
+
+
+@njit(cache=True, nogil=True)
+def swap_out(c, C, state):
+    """Make item ``c`` inactive: swap it with the last active item of its list."""
+    item, sets = C.item, C.set
+    if c < C.second:
+        a = np.uint32(state[ACTIVE1] - 1)
+        state[ACTIVE1] = a
+    else:
+        a = np.uint32(state[ACTIVE2] - 1)
+        state[ACTIVE2] = a
+    p = sets[c - TWO]
+    cc = item[a]
+    item[a] = c
+    item[p] = cc
+    sets[cc - TWO] = p
+    sets[c - TWO] = a
+
+
+@njit(cache=True, nogil=True)
+def is_active(c, C, state):
+    if c < C.second:
+        return C.set[c - TWO] < state[ACTIVE1]
+    return C.set[c - TWO] < state[ACTIVE2]
+
+
+@njit(cache=True, nogil=True)
+def hide(tt, C, state, check, frozen1, frozen2):
+    """Take the option of node ``tt`` out of the sets of its other items; returns the updates, or
+    -1 when ``check`` is set and an active primary item would lose its last option (the sets are
+    then partly changed, for the saved sizes to put back). With colours, a live option may hold an
+    item purified earlier (``pos`` at or beyond ``frozen1``/``frozen2``, the list ends before this
+    step): its set is left alone, as Knuth's colour ``-1`` marks such entries. Its size may not have
+    been saved since, so taking an option out of it could not be undone; and no one reads the set
+    of an inactive item before the size saved while it was active is put back. Without colours no
+    live option has such an item."""
+    sets, nd = C.set, C.nd
+    second = C.second
+    coloured = C.clr.size > 0
+    active1 = state[ACTIVE1]
+    updates = 0
+    nn = tt + TWO
+    while nn != tt:
+        uu = nd[nn]
+        if uu >= SPACER:
+            nn -= uu ^ SPACER
+            continue
+        if coloured and sets[uu - TWO] >= (frozen1 if uu < second else frozen2):
+            nn += TWO
+            continue
+        ss = sets[uu - ONE] - ONE
+        if check and ss == 0 and uu < second and sets[uu - TWO] < active1:
+            return -1
+        vv = nd[nn + ONE]
+        nnp = sets[uu + ss]
+        sets[uu - ONE] = ss
+        sets[uu + ss] = nn
+        sets[vv] = nnp
+        nd[nn + ONE] = uu + ss
+        nd[nnp + ONE] = vv
+        nn += TWO
+        updates += 1
+    return updates
+
+
+@njit(cache=True, nogil=True)
+def cover(c, colour, C, state, check, frozen1, frozen2, tally):
+    """Hide the options of item ``c`` (inactive already): all of them when ``colour`` is 0, else
+    those of another colour (a purification; Knuth's cleansings go to ``tally[1]``). Adds the
+    updates to ``tally[0]``; False when ``check`` is set and an early abort is due."""
+    sets = C.set
+    sets[c - THREE] = colour
+    end = c + sets[c - ONE]
+    if colour == 0:
+        for rr in range(c, end):
+            u = hide(sets[rr], C, state, check, frozen1, frozen2)
+            if u < 0:
+                return False
+            tally[0] += u
+        return True
+    tally[1] += 1
+    for rr in range(c, end):
+        tt = sets[rr]
+        if C.clr[tt] == colour:
+            tally[1] += 1
+            continue
+        u = hide(tt, C, state, check, frozen1, frozen2)
+        if u < 0:
+            return False
+        tally[0] += u
+    return True
+
+
+@njit(cache=True, nogil=True)
+def apply_others(x, C, state, check, tally):
+    """Apply the option of node ``x`` except the item of ``x`` itself: swap out its other active
+    items (one update each), then hide or purify them. An item already inactive is one the option
+    shares, purified with the same colour. The sets of items inactive before are left alone (see
+    :func:`hide`). False on an early abort."""
+    nd = C.nd
+    coloured = C.clr.size > 0
+    lo1 = state[ACTIVE1]
+    lo2 = state[ACTIVE2]
+    q = x + TWO
+    while q != x:
+        c = nd[q]
+        if c >= SPACER:
+            q -= c ^ SPACER
+            continue
+        if not coloured or is_active(c, C, state):
+            swap_out(c, C, state)
+            tally[0] += 1
+        q += TWO
+    q = x + TWO
+    while q != x:
+        c = nd[q]
+        if c >= SPACER:
+            q -= c ^ SPACER
+            continue
+        p = C.set[c - TWO]
+        if p >= (state[ACTIVE1] if c < C.second else state[ACTIVE2]) and p < (lo1 if c < C.second else lo2):
+            if not cover(c, C.clr[q] if coloured else np.uint32(0), C, state, check, lo1, lo2, tally):
+                return False
+        q += TWO
+    return True
+
+
+@njit(cache=True, nogil=True)
+def select(x, C, state, tally):
+    """Make the option whose first node is ``x`` part of every solution (a batch's given): its
+    items are made inactive and their other options hidden. False, with nothing changed, when one
+    of its items is inactive already (and not purified with the same colour): the option clashes
+    with one selected before. A primary item left without options is no error here: the search
+    finds the dead end."""
+    nd, sets = C.nd, C.set
+    coloured = C.clr.size > 0
+    q = x
+    while nd[q] < SPACER:
+        c = nd[q]
+        if not is_active(c, C, state) and (not coloured or C.clr[q] == 0 or sets[c - THREE] != C.clr[q]):
+            return False
+        q += TWO
+    c = nd[x]
+    if is_active(c, C, state):
+        f1, f2 = state[ACTIVE1], state[ACTIVE2]
+        swap_out(c, C, state)
+        tally[0] += 1
+        cover(c, C.clr[x] if coloured else np.uint32(0), C, state, False, f1, f2, tally)
+    apply_others(x, C, state, False, tally)
+    return True
+
+
+@njit(cache=True, nogil=True)
+def search(C, choice, saved, stack, state, want, max_nodes, work, early, out, ends):
+    """Run until ``want`` more solutions have been visited, the tree is exhausted, the node count
+    reaches ``max_nodes``, ``state[STOP]`` is set, about ``work`` updates are spent, or the save
+    stack is full (``state[GROW]`` set: grow it and call again); returns how many solutions this
+    call visited. Phases, ``early``, ``out`` and ``ends`` as in :func:`dlx1.search`.
+
+    Item choice: the active primary item with the fewest options, the first in ``item`` on ties
+    (the order of ``item`` changes as items are swapped out and in)."""
+    item, sets, nd = C.item, C.set, C.nd
+    second = C.second
+    n1 = np.int64(C.n1)
+    phase = state[PHASE]
+    if phase != st.RUNNING and phase != st.MAX_NODES and phase != st.STOPPED:
+        return 0
+    phase = st.RUNNING
+    record = ends.size > 0
+    tally = np.zeros(2, np.int64)
+    tally[0] = state[UPDATES]
+    tally[1] = state[CLEANSINGS]
+    nodes = state[NODES]
+    level = state[LEVEL]
+    step = state[STEP]
+    poll = tally[0]
+    end = tally[0] + work
+    found = 0
+    used = 0
+    best = np.uint32(0)
+    cur = np.uint32(0)
+    branching = 0
+    for l in range(level):
+        y = choice[l]
+        b = nd[y]
+        if nd[y + ONE] + ONE < b + sets[b - ONE]:
+            branching += 1
+    while True:
+        if step == FORWARD:
+            if tally[0] >= poll:
+                poll = tally[0] + POLL
+                if state[STOP] != 0:
+                    phase = st.STOPPED
+                    break
+                if tally[0] >= end:
+                    break
+            if nodes >= max_nodes:
+                phase = st.MAX_NODES
+                break
+            active1 = state[ACTIVE1]
+            if saved[level] + 2 * (active1 + state[ACTIVE2] - n1 + 1) > stack.size:
+                state[GROW] = 1
+                break
+            nodes += 1
+            t = NONE
+            for k in range(active1):
+                x = item[k]
+                s = sets[x - ONE]
+                if s < t:
+                    best = x
+                    t = s
+                    if s <= 1:
+                        break
+            if t == NONE:
+                # every primary item is covered: visit the solution of levels 0..level-1
+                found += 1
+                if record:
+                    for l in range(level):
+                        out[used + l] = option_of(choice[l], nd)
+                    used += level
+                    ends[found - 1] = used
+                step = BACKUP
+                if found == want or (record and (found == ends.size or used + choice.size > out.size)):
+                    break
+                continue
+            if t == 0:
+                step = BACKUP         # only where a batch's givens left an item without options
+                continue
+            f1, f2 = state[ACTIVE1], state[ACTIVE2]
+            swap_out(best, C, state)
+            tally[0] += 1
+            cover(best, np.uint32(0), C, state, False, f1, f2, tally)
+            sp = saved[level]
+            if t > 1:
+                branching += 1
+                a1 = state[ACTIVE1]
+                a2 = state[ACTIVE2]
+                stack[sp] = a1
+                stack[sp + 1] = a2
+                p = sp + 2
+                for k in range(a1):
+                    x = item[k]
+                    stack[p] = x
+                    stack[p + 1] = sets[x - ONE]
+                    p += 2
+                for k in range(n1, a2):
+                    x = item[k]
+                    stack[p] = x
+                    stack[p + 1] = sets[x - ONE]
+                    p += 2
+                saved[level + 1] = p
+            else:
+                saved[level + 1] = sp
+            cur = best
+            step = ADVANCE
+        elif step == ADVANCE:
+            y = sets[cur]
+            choice[level] = y
+            if apply_others(y, C, state, True, tally):
+                level += 1
+                step = FORWARD
+            else:
+                step = NEXT
+        elif step == NEXT:
+            if cur + ONE >= best + sets[best - ONE]:
+                step = BACKUP
+                continue
+            sp = saved[level]
+            state[ACTIVE1] = stack[sp]
+            state[ACTIVE2] = stack[sp + 1]
+            for p in range(sp + 2, saved[level + 1], 2):
+                sets[stack[p] - ONE] = stack[p + 1]
+            cur += ONE
+            if cur + ONE >= best + sets[best - ONE]:
+                branching -= 1      # this level tries its last option now
+            step = ADVANCE
+        else:  # BACKUP
+            if level == 0:
+                phase = st.COMPLETE
+                break
+            if early and branching == 0:
+                phase = st.EXHAUSTED
+                break
+            level -= 1
+            y = choice[level]
+            best = nd[y]
+            cur = nd[y + ONE]
+            step = NEXT
+    state[PHASE] = phase
+    state[LEVEL] = level
+    state[STEP] = step
+    state[NODES] = nodes
+    state[UPDATES] = tally[0]
+    state[CLEANSINGS] = tally[1]
+    state[SOLUTIONS] += found
+    return found
+
+
+@njit(cache=True, nogil=True)
+def unwind(C, state):
+    """Put the sets back as built: the search is over."""
+    restore(C)
+    state[LEVEL] = 0
+    state[STEP] = FORWARD
+    state[ACTIVE1] = C.n1
+    state[ACTIVE2] = C.n_items
+    if state[PHASE] != st.COMPLETE:
+        state[PHASE] = st.STOPPED
+
+
+def applied(C: CellStructure, choice: np.ndarray, state: np.ndarray) -> list[int]:
+    """The option numbers applied at the levels of a paused search, in level order."""
+    return [int(option_of(choice[level], C.nd)) for level in range(state[LEVEL])]
+
+
+def first_nodes(option_start: np.ndarray) -> np.ndarray:
+    """The first node of every option (uint32); for an empty option, the spacer after it. Node 0
+    is a spacer and each option is followed by one, two words per node."""
+    n_options = option_start.size - 1
+    return (2 * (1 + option_start[:-1] + np.arange(n_options))).astype(np.uint32)
+
+
+def check(C: CellStructure, problem, applied_options=()) -> None:
+    """Assert that the sets are exactly what ``problem`` gives with ``applied_options`` (numbers)
+    chosen, as sets (the order within a set dances): SSXC1's ``sanity()`` (``pos`` inverts
+    ``item``, ``loc`` inverts ``set``), made exact. The active items are those no applied option
+    has; each active item's live options are those still compatible with every applied option; a
+    purified item carries its colour. Valid at any point a search pauses. Cost: linear in the size
+    of the problem times the applied options."""
+    start, ids = problem._link_start, problem._link_items
+    colours = problem._link_colours
+    n1, n_items = int(C.n1), int(C.n_items)
+    item, sets, nd = C.item.tolist(), C.set.tolist(), C.nd.tolist()
+    base = C.origin_item.tolist()
+    index = {x: i for i, x in enumerate(base)}
+    for k, x in enumerate(item):
+        assert sets[x - 2] == k, f"pos of item {index[x]} is {sets[x - 2]}, not {k}"
+    n_nodes = len(nd) // 2
+    for o in range(start.size - 1):
+        first = 1 + int(start[o]) + o
+        for j, k in enumerate(range(start[o], start[o + 1])):
+            y = 2 * (first + j)
+            x = base[ids[k]]
+            assert nd[y] == x, f"node {y} belongs to item {index.get(nd[y])}, not {ids[k]}"
+            loc = nd[y + 1]
+            assert x <= loc < x + int(C.origin_set[x - 1]) and sets[loc] == y, f"bad loc of node {y}"
+        spacer = first + int(start[o + 1] - start[o])
+        assert nd[2 * spacer] == 0x80000000 | 2 * int(start[o + 1] - start[o]) and nd[2 * spacer + 1] == o
+    assert 2 * (start.size + ids.size) == 2 * n_nodes
+    # which items are taken, and with which colour
+    taken: dict[int, int] = {}
+    for o in applied_options:
+        for k in range(start[o], start[o + 1]):
+            taken[int(ids[k])] = 0 if colours is None else int(colours[k])
+    a1, a2 = n1, n_items
+    active = {i for i in range(n_items) if i not in taken}
+    expect1 = sum(1 for i in active if i < n1)
+    expect2 = n1 + sum(1 for i in active if i >= n1)
+    got_active = {index[x] for x in item[:expect1]} | {index[x] for x in item[n1:expect2]}
+    assert got_active == active, f"active items {sorted(got_active)}, expected {sorted(active)}"
+    del a1, a2
+    for i, colour in taken.items():
+        if colour:
+            assert sets[base[i] - 3] == colour, f"item {i} purified with {sets[base[i] - 3]}, not {colour}"
+
+    def compatible(o: int) -> bool:
+        for k in range(start[o], start[o + 1]):
+            i = int(ids[k])
+            if i in taken and (taken[i] == 0 or colours is None or int(colours[k]) != taken[i]):
+                return False
+        return True
+
+    for i in sorted(active):
+        x = base[i]
+        live = sorted(option_of(np.uint32(sets[p]), C.nd) for p in range(x, x + sets[x - 1]))
+        want = sorted(o for o in range(start.size - 1) if i in ids[start[o]:start[o + 1]] and compatible(o))
+        assert live == want, f"item {i} has options {live}, expected {want}"
+
+
+def warm_up(C: CellStructure) -> None:
+    """Load the compiled search for these types by a call that does nothing (a budget of 0)."""
+    machine = CellMachine(C)
+    empty = np.zeros(0, np.int32)
+    search(C, *machine.arrays(), np.int64(1), np.int64(0), np.int64(1), False, empty, empty)
+    assert machine.state[PHASE] == st.MAX_NODES and machine.state[NODES] == 0
+
+
+class Cells:
+    """Dancing cells: SSXC1 for plain problems and secondary items, SSXCC with colours."""
+
+    name = "cells"
+
+    def for_problem(self, problem) -> Cells:
+        if problem.bounds is not None:
+            raise ValueError("the cells engine takes no multiplicities (bounds other than 1); "
+                             "use engine='dlx' (DLX3)")
+        return self
+
+    def prepare(self, problem) -> CellStructure:
+        C = build(problem._link_start, problem._link_items, problem._link_colours,
+                  problem.n_items, problem.n_primary)
+        warm_up(copy(C))
+        return C
+
+    def copy(self, structure: CellStructure) -> CellStructure:
+        return copy(structure)
+
+    def restore(self, structure: CellStructure, pristine: CellStructure) -> None:
+        restore(structure)
+
+    def start(self, structure: CellStructure) -> CellMachine:
+        return CellMachine(structure)
+
+    def advance(self, structure, machine, want, max_nodes, work, out, ends, early=False) -> int:
+        found = 0
+        while True:
+            found += search(structure, *machine.arrays(), want - found, max_nodes, work, early, out, ends)
+            if not machine.state[GROW]:
+                return found
+            machine.grow()
+            if ends.size and found:
+                return found
+
+    def unwind(self, structure, machine) -> None:
+        unwind(structure, machine.state)
+
+    def applied(self, structure, machine) -> list[int]:
+        return applied(structure, machine.choice, machine.state)
+
+    def check(self, problem, structure, machine=None) -> None:
+        done = [] if machine is None else self.applied(structure, machine)
+        check(structure, problem, done)
+
+    def first_nodes(self, problem) -> np.ndarray:
+        return first_nodes(problem._link_start)
+
+    def solve_batch(self, structure, pristine, scratch, *arrays) -> bool:
+        from .batch import solve_batch_cells
+        done = solve_batch_cells(structure, *arrays, *scratch.arrays())
+        if scratch.machine.state[GROW]:
+            scratch.machine.grow()
+        return done
