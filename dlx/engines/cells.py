@@ -185,11 +185,14 @@ def option_of(y, nd):
     return nd[y + ONE]
 
 
+# The helpers below take the arrays themselves, never the record: taking a field of a record is
+# a reference count up and down (an atomic operation) per call, which dwarfs a small helper.
+
+
 @njit(cache=True, nogil=True)
-def swap_out(c, C, state):
+def swap_out(c, item, sets, second, state):
     """Make item ``c`` inactive: swap it with the last active item of its list."""
-    item, sets = C.item, C.set
-    if c < C.second:
+    if c < second:
         a = np.uint32(state[ACTIVE1] - 1)
         state[ACTIVE1] = a
     else:
@@ -204,26 +207,22 @@ def swap_out(c, C, state):
 
 
 @njit(cache=True, nogil=True)
-def is_active(c, C, state):
-    if c < C.second:
-        return C.set[c - TWO] < state[ACTIVE1]
-    return C.set[c - TWO] < state[ACTIVE2]
+def is_active(c, sets, second, state):
+    if c < second:
+        return sets[c - TWO] < state[ACTIVE1]
+    return sets[c - TWO] < state[ACTIVE2]
 
 
 @njit(cache=True, nogil=True)
-def hide(tt, C, state, check, frozen1, frozen2):
-    """Take the option of node ``tt`` out of the sets of its other items; returns the updates, or
-    -1 when ``check`` is set and an active primary item would lose its last option (the sets are
-    then partly changed, for the saved sizes to put back). With colours, a live option may hold an
+def hide(tt, sets, nd, second, active1, check, coloured, frozen1, frozen2):
+    """Take the option of node ``tt`` out of the sets of its other items; returns ``(updates, ok)``,
+    ok False when ``check`` is set and an active primary item would lose its last option (the sets
+    are then partly changed, for the saved sizes to put back). With colours, a live option may hold an
     item purified earlier (``pos`` at or beyond ``frozen1``/``frozen2``, the list ends before this
     step): its set is left alone, as Knuth's colour ``-1`` marks such entries. Its size may not have
     been saved since, so taking an option out of it could not be undone; and no one reads the set
     of an inactive item before the size saved while it was active is put back. Without colours no
     live option has such an item."""
-    sets, nd = C.set, C.nd
-    second = C.second
-    coloured = C.clr.size > 0
-    active1 = state[ACTIVE1]
     updates = 0
     nn = tt + TWO
     while nn != tt:
@@ -236,7 +235,7 @@ def hide(tt, C, state, check, frozen1, frozen2):
             continue
         ss = sets[uu - ONE] - ONE
         if check and ss == 0 and uu < second and sets[uu - TWO] < active1:
-            return -1
+            return updates, False
         vv = nd[nn + ONE]
         nnp = sets[uu + ss]
         sets[uu - ONE] = ss
@@ -246,69 +245,73 @@ def hide(tt, C, state, check, frozen1, frozen2):
         nd[nnp + ONE] = vv
         nn += TWO
         updates += 1
-    return updates
+    return updates, True
 
 
 @njit(cache=True, nogil=True)
-def cover(c, colour, C, state, check, frozen1, frozen2, tally):
+def cover(c, colour, sets, nd, clr, second, active1, check, frozen1, frozen2):
     """Hide the options of item ``c`` (inactive already): all of them when ``colour`` is 0, else
-    those of another colour (a purification; Knuth's cleansings go to ``tally[1]``). Adds the
-    updates to ``tally[0]``; False when ``check`` is set and an early abort is due."""
-    sets = C.set
+    those of another colour (a purification). Returns ``(updates, cleansings, ok)``, ok False when
+    ``check`` is set and an early abort is due. Cleansings as Knuth counts them: the item, and each
+    option that keeps its place because it has the item's colour."""
+    coloured = clr.size > 0
     sets[c - THREE] = colour
     end = c + sets[c - ONE]
-    if colour == 0:
-        for rr in range(c, end):
-            u = hide(sets[rr], C, state, check, frozen1, frozen2)
-            if u < 0:
-                return False
-            tally[0] += u
-        return True
-    tally[1] += 1
+    updates = 0
+    cleansings = 0
+    if colour != 0:
+        cleansings = 1
     for rr in range(c, end):
         tt = sets[rr]
-        if C.clr[tt] == colour:
-            tally[1] += 1
+        if colour != 0 and clr[tt] == colour:
+            cleansings += 1
             continue
-        u = hide(tt, C, state, check, frozen1, frozen2)
-        if u < 0:
-            return False
-        tally[0] += u
-    return True
+        u, ok = hide(tt, sets, nd, second, active1, check, coloured, frozen1, frozen2)
+        updates += u
+        if not ok:
+            return updates, cleansings, False
+    return updates, cleansings, True
 
 
 @njit(cache=True, nogil=True)
-def apply_others(x, C, state, check, tally):
+def apply_others(x, item, sets, nd, clr, second, state, check):
     """Apply the option of node ``x`` except the item of ``x`` itself: swap out its other active
     items (one update each), then hide or purify them. An item already inactive is one the option
     shares, purified with the same colour. The sets of items inactive before are left alone (see
-    :func:`hide`). False on an early abort."""
-    nd = C.nd
-    coloured = C.clr.size > 0
+    :func:`hide`). Returns ``(updates, cleansings, ok)``, ok False on an early abort."""
+    coloured = clr.size > 0
     lo1 = state[ACTIVE1]
     lo2 = state[ACTIVE2]
+    updates = 0
+    cleansings = 0
     q = x + TWO
     while q != x:
         c = nd[q]
         if c >= SPACER:
             q -= c ^ SPACER
             continue
-        if not coloured or is_active(c, C, state):
-            swap_out(c, C, state)
-            tally[0] += 1
+        if not coloured or is_active(c, sets, second, state):
+            swap_out(c, item, sets, second, state)
+            updates += 1
         q += TWO
+    active1 = state[ACTIVE1]
+    active2 = state[ACTIVE2]
     q = x + TWO
     while q != x:
         c = nd[q]
         if c >= SPACER:
             q -= c ^ SPACER
             continue
-        p = C.set[c - TWO]
-        if p >= (state[ACTIVE1] if c < C.second else state[ACTIVE2]) and p < (lo1 if c < C.second else lo2):
-            if not cover(c, C.clr[q] if coloured else np.uint32(0), C, state, check, lo1, lo2, tally):
-                return False
+        p = sets[c - TWO]
+        if p >= (active1 if c < second else active2) and p < (lo1 if c < second else lo2):
+            u, k, ok = cover(c, clr[q] if coloured else np.uint32(0), sets, nd, clr, second, active1,
+                             check, lo1, lo2)
+            updates += u
+            cleansings += k
+            if not ok:
+                return updates, cleansings, False
         q += TWO
-    return True
+    return updates, cleansings, True
 
 
 @njit(cache=True, nogil=True)
@@ -317,22 +320,26 @@ def select(x, C, state, tally):
     items are made inactive and their other options hidden. False, with nothing changed, when one
     of its items is inactive already (and not purified with the same colour): the option clashes
     with one selected before. A primary item left without options is no error here: the search
-    finds the dead end."""
-    nd, sets = C.nd, C.set
-    coloured = C.clr.size > 0
+    finds the dead end. Adds updates and cleansings to ``tally``."""
+    item, nd, sets, clr, second = C.item, C.nd, C.set, C.clr, C.second
+    coloured = clr.size > 0
     q = x
     while nd[q] < SPACER:
         c = nd[q]
-        if not is_active(c, C, state) and (not coloured or C.clr[q] == 0 or sets[c - THREE] != C.clr[q]):
+        if not is_active(c, sets, second, state) and (not coloured or clr[q] == 0 or sets[c - THREE] != clr[q]):
             return False
         q += TWO
     c = nd[x]
-    if is_active(c, C, state):
+    if is_active(c, sets, second, state):
         f1, f2 = state[ACTIVE1], state[ACTIVE2]
-        swap_out(c, C, state)
-        tally[0] += 1
-        cover(c, C.clr[x] if coloured else np.uint32(0), C, state, False, f1, f2, tally)
-    apply_others(x, C, state, False, tally)
+        swap_out(c, item, sets, second, state)
+        u, k, _ = cover(c, clr[x] if coloured else np.uint32(0), sets, nd, clr, second, state[ACTIVE1],
+                        False, f1, f2)
+        tally[0] += u + 1
+        tally[1] += k
+    u, k, _ = apply_others(x, item, sets, nd, clr, second, state, False)
+    tally[0] += u
+    tally[1] += k
     return True
 
 
@@ -345,7 +352,7 @@ def search(C, choice, saved, stack, state, want, max_nodes, work, early, out, en
 
     Item choice: the active primary item with the fewest options, the first in ``item`` on ties
     (the order of ``item`` changes as items are swapped out and in)."""
-    item, sets, nd = C.item, C.set, C.nd
+    item, sets, nd, clr = C.item, C.set, C.nd, C.clr
     second = C.second
     n1 = np.int64(C.n1)
     phase = state[PHASE]
@@ -353,14 +360,13 @@ def search(C, choice, saved, stack, state, want, max_nodes, work, early, out, en
         return 0
     phase = st.RUNNING
     record = ends.size > 0
-    tally = np.zeros(2, np.int64)
-    tally[0] = state[UPDATES]
-    tally[1] = state[CLEANSINGS]
+    updates = state[UPDATES]
+    cleansings = state[CLEANSINGS]
     nodes = state[NODES]
     level = state[LEVEL]
     step = state[STEP]
-    poll = tally[0]
-    end = tally[0] + work
+    poll = updates
+    end = updates + work
     found = 0
     used = 0
     best = np.uint32(0)
@@ -373,12 +379,12 @@ def search(C, choice, saved, stack, state, want, max_nodes, work, early, out, en
             branching += 1
     while True:
         if step == FORWARD:
-            if tally[0] >= poll:
-                poll = tally[0] + POLL
+            if updates >= poll:
+                poll = updates + POLL
                 if state[STOP] != 0:
                     phase = st.STOPPED
                     break
-                if tally[0] >= end:
+                if updates >= end:
                     break
             if nodes >= max_nodes:
                 phase = st.MAX_NODES
@@ -413,9 +419,9 @@ def search(C, choice, saved, stack, state, want, max_nodes, work, early, out, en
                 step = BACKUP         # only where a batch's givens left an item without options
                 continue
             f1, f2 = state[ACTIVE1], state[ACTIVE2]
-            swap_out(best, C, state)
-            tally[0] += 1
-            cover(best, np.uint32(0), C, state, False, f1, f2, tally)
+            swap_out(best, item, sets, second, state)
+            u, k, _ = cover(best, np.uint32(0), sets, nd, clr, second, state[ACTIVE1], False, f1, f2)
+            updates += u + 1
             sp = saved[level]
             if t > 1:
                 branching += 1
@@ -442,7 +448,10 @@ def search(C, choice, saved, stack, state, want, max_nodes, work, early, out, en
         elif step == ADVANCE:
             y = sets[cur]
             choice[level] = y
-            if apply_others(y, C, state, True, tally):
+            u, k, ok = apply_others(y, item, sets, nd, clr, second, state, True)
+            updates += u
+            cleansings += k
+            if ok:
                 level += 1
                 step = FORWARD
             else:
@@ -476,8 +485,8 @@ def search(C, choice, saved, stack, state, want, max_nodes, work, early, out, en
     state[LEVEL] = level
     state[STEP] = step
     state[NODES] = nodes
-    state[UPDATES] = tally[0]
-    state[CLEANSINGS] = tally[1]
+    state[UPDATES] = updates
+    state[CLEANSINGS] = cleansings
     state[SOLUTIONS] += found
     return found
 
