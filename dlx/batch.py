@@ -76,7 +76,7 @@ class Batch:
         empty = np.flatnonzero(np.diff(problem._link_start)[:grouped] == 0)
         if empty.size:
             raise ProblemError(f"option {empty[0]} has no primary item, so it cannot be selected")
-        self._prepared = problem._prepare(engines.get(engine).name)
+        self._prepared = problem._prepare(engines.resolve(engine, problem))
         self.engine = self._prepared.engine
         self.first_node = self.engine.first_nodes(problem)
         n_options = problem.n_options

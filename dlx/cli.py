@@ -52,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
         s = "" if stats.solutions == 1 else "s"
         cleansings = "" if problem.option_colours is None else f"{stats.cleansings} cleansings, "
         print(f"Altogether {stats.solutions} solution{s}, {stats.updates} updates, {cleansings}"
-              f"{stats.nodes} nodes, {stats.seconds:.3f} seconds.", file=sys.stderr)
+              f"{stats.nodes} nodes, {stats.seconds:.3f} seconds, engine {stats.engine}.", file=sys.stderr)
     if stats.status == Status.MAX_NODES:
         print(f"dlx: the budget of {args.max_nodes} nodes ran out: the search is incomplete "
               f"({stats.solutions} solutions so far)", file=sys.stderr)
@@ -105,8 +105,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--max-nodes", type=_natural, metavar="N",
                         help="stop after N search nodes (a budget; exit status 3 if it runs out)")
     parser.add_argument("--engine", choices=list(engines.ENGINES), default=engines.DEFAULT,
-                        help="the search engine (default: %(default)s: Knuth's DLX1, or DLX2/DLX3 for "
-                             "colours and multiplicities)")
+                        help="the search engine: dlx (Dancing Links: Knuth's DLX1, or DLX2/DLX3 for "
+                             "colours and multiplicities), cells (dancing cells: SSXC1, SSXCC for "
+                             "colours) or auto, which picks cells for long options (5 items or more "
+                             "on average) or colours, dlx otherwise (default: %(default)s)")
     parser.add_argument("--stats", action="store_true",
                         help="print solutions, updates (cleansings), nodes and seconds on stderr, as "
                              "Knuth's programs do")

@@ -322,7 +322,7 @@ class ExactCover:
         paused search holds it, as built with that search's options applied (Knuth's
         ``sanity()``, made exact). Tests call this after every step."""
         if not self._prepared:
-            self._prepare(engines.DEFAULT)
+            self._prepare(engines.resolve(engines.DEFAULT, self))
         for prepared in list(self._prepared.values()):
             prepared.check()
 

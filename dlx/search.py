@@ -36,10 +36,15 @@ UNLIMITED = np.iinfo(np.int64).max
 
 @dataclass(frozen=True)
 class SearchStats:
-    """What a search did, counted as Knuth's DLX1, DLX2 or DLX3 counts it.
+    """What a search did, counted as the Knuth program of its engine counts it.
 
+    ``engine``: the engine that searched (``"dlx"`` or ``"cells"``; ``"auto"`` names the one it
+    chose). With ``"dlx"`` the figures are DLX1's (DLX2's, DLX3's with colours, multiplicities):
     ``nodes``: levels entered (dead ends included) plus one per solution; ``updates``: items covered
-    plus nodes unlinked; ``solutions``: solutions visited; ``seconds``: time spent searching (not
+    plus nodes unlinked. With ``"cells"`` they are SSXC1's (SSXCC's): ``nodes``: levels entered
+    (solutions included; an option whose trial aborts early, because it would leave a primary item
+    without options, makes no node); ``updates``: items made inactive plus options taken out of a
+    set. ``solutions``: solutions visited; ``seconds``: time spent searching (not
     loading the kernels); ``status``: a :class:`dlx.Status`: ``"complete"`` (the whole search tree
     was explored), ``"limit"`` (the solution limit was reached), ``"max_nodes"`` (the node budget ran
     out), ``"stopped"`` (stopped on request, or the iterator was closed early) or ``"running"``;
@@ -48,7 +53,7 @@ class SearchStats:
 
     Stats add up (``a + b``), as the parts of a split search do: counters and seconds add, and the
     sum is complete only when both parts are; otherwise it has the status of the first part that
-    is not complete.
+    is not complete. Parts from different engines add up to engine ``"mixed"``.
     """
 
     nodes: int
@@ -57,6 +62,7 @@ class SearchStats:
     seconds: float
     status: Status
     cleansings: int = 0
+    engine: str = "dlx"
 
     @property
     def complete(self) -> bool:
@@ -69,7 +75,8 @@ class SearchStats:
         status = self.status if self.status != Status.COMPLETE else other.status
         return SearchStats(self.nodes + other.nodes, self.updates + other.updates,
                            self.solutions + other.solutions, self.seconds + other.seconds, status,
-                           self.cleansings + other.cleansings)
+                           self.cleansings + other.cleansings,
+                           self.engine if self.engine == other.engine else "mixed")
 
 
 def whole(value, name: str, minimum: int = 0) -> int:
@@ -112,7 +119,8 @@ class Search(Iterator[tuple[int, ...]]):
     def __init__(self, problem: ExactCover, *, limit: int | None = None, max_nodes: int | None = None,
                  engine: str = engines.DEFAULT, close_at_end: bool = False) -> None:
         self.problem = problem
-        self._prepared = problem._prepare(engines.get(engine).name)
+        self.engine_name = engines.resolve(engine, problem)
+        self._prepared = problem._prepare(self.engine_name)
         self.engine = self._prepared.engine
         self._limit = _total(0, check_count(limit, "limit"))
         self._max_nodes = _total(0, check_count(max_nodes, "max_nodes"))
@@ -138,7 +146,7 @@ class Search(Iterator[tuple[int, ...]]):
     def stats(self) -> SearchStats:
         return SearchStats(int(self._state[NODES]), int(self._state[UPDATES]),
                            int(self._state[SOLUTIONS]), self.seconds, self._status,
-                           int(self._state[CLEANSINGS]))
+                           int(self._state[CLEANSINGS]), self.engine_name)
 
     def applied(self) -> list[int]:
         """The options (numbers) this paused run has applied, in level order."""

@@ -56,7 +56,7 @@ def test_search_matches_algorithm_m(problem):
     expected = list(algorithm_m(options, primary, secondary, bounds, tally))
     ec = build(primary, secondary, options, bounds)
 
-    found = list(ec.solutions())
+    found = list(ec.solutions(engine="dlx"))
     ec.check()
     assert found == expected
     s = ec.stats
@@ -64,8 +64,8 @@ def test_search_matches_algorithm_m(problem):
                                                                 tally.cleansings, len(expected))
     for solution in found:
         assert is_cover_m([options[k] for k in solution], primary, secondary, bounds)
-    assert ec.count() == len(expected) and ec.stats.complete
-    assert ec.first() == (expected[0] if expected else None)
+    assert ec.count(engine="dlx") == len(expected) and ec.stats.complete
+    assert ec.first(engine="dlx") == (expected[0] if expected else None)
     ec.check()
 
 
@@ -77,7 +77,7 @@ def test_paused_runs_add_up_and_keep_the_links_exact(problem, budget):
     expected = list(algorithm_m(options, primary, secondary, bounds, tally))
     ec = build(primary, secondary, options, bounds)
     found = []
-    with ec.search(max_nodes=budget) as run:
+    with ec.search(max_nodes=budget, engine="dlx") as run:
         while True:
             found.extend(run)
             run.check()                  # exact at every pause: sanity, then unwound to as built
@@ -98,8 +98,8 @@ def test_limits_stop_where_the_reference_stops(problem, limit):
     primary, secondary, options, bounds = problem
     ec = build(primary, secondary, options, bounds)
     expected = list(islice(algorithm_m(options, primary, secondary, bounds), limit))
-    assert list(ec.solutions(limit=limit)) == expected
-    assert ec.count(limit=limit) == len(expected)
+    assert list(ec.solutions(limit=limit, engine="dlx")) == expected
+    assert ec.count(limit=limit, engine="dlx") == len(expected)
     ec.check()
 
 
@@ -122,7 +122,7 @@ def test_knuths_colour_example():
     with pytest.warns(ProblemWarning, match=r"colours\.dlx, line 6: an option without a primary item"):
         ec = read_dlx(EXAMPLES / "colours.dlx")
     assert ec.n_options == 5 and ec.option(2) == (("X", "0"), ("Y", "1"))     # kept, with its number
-    assert list(ec.solutions()) == [(1, 3)]
+    assert list(ec.solutions(engine="dlx")) == [(1, 3)]
     assert [ec.option(k) for k in (1, 3)] == [("A", "C", ("X", "1"), ("Y", "1")), ("B", ("X", "1"))]
     s = ec.stats
     # worked by hand: cover A (7), B dead end after purifying X and Y (4, DLX2's dead-end update),
@@ -269,10 +269,13 @@ def test_batch_selects_options_of_coloured_and_bounded_problems():
 
 
 def test_the_command_prints_colours_and_cleansings(capsys):
-    assert main([str(EXAMPLES / "colours.dlx"), "--stats"]) == 0
+    assert main([str(EXAMPLES / "colours.dlx"), "--stats", "--engine", "dlx"]) == 0
     out, err = capsys.readouterr()
     assert out == "A C X:1 Y:1\nB X:1\n"
     assert "dlx: warning: " in err and "line 6: an option without a primary item" in err
-    assert "Altogether 1 solution, 14 updates, 5 cleansings, 4 nodes," in err
+    assert "Altogether 1 solution, 14 updates, 5 cleansings, 4 nodes," in err and "engine dlx." in err
+    assert main([str(EXAMPLES / "colours.dlx"), "--stats"]) == 0      # auto: cells, for colours
+    out, err = capsys.readouterr()
+    assert out == "A C X:1 Y:1\nB X:1\n" and err.rstrip().endswith("engine cells.")
     assert main([str(EXAMPLES / "bounds.dlx"), "--count"]) == 0
     assert capsys.readouterr().out == "1\n"

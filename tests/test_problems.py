@@ -60,7 +60,7 @@ def test_pentomino_counts(rows, packings):
 
 def test_pentominoes_6x10_with_dlx1_figures():
     ec = problems.pentominoes(6, 10)
-    assert ec.count() == 2339
+    assert ec.count(engine="dlx") == 2339
     assert (ec.stats.nodes, ec.stats.updates) == (904970, 309134131)
 
 

@@ -111,7 +111,7 @@ def dlx1_figures():
 def test_dlx1_figures(row, shared_dlx):
     name, solutions, nodes, updates = row[0], *map(int, row[1:4])
     ec = read_dlx(shared_dlx / name)
-    assert ec.count() == solutions
+    assert ec.count(engine="dlx") == solutions
     assert (ec.stats.nodes, ec.stats.updates, ec.stats.solutions) == (nodes, updates, solutions)
     assert ec.stats.complete
     ec.check()

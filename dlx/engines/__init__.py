@@ -1,10 +1,12 @@
-"""The engines, by name: ``engine="dlx"`` or ``engine="cells"`` everywhere an engine can be chosen.
+"""The engines, by name: ``engine="auto"`` (the default), ``"dlx"`` or ``"cells"`` everywhere an engine
+can be chosen.
 
 An engine is one search machine behind the small interface of :class:`base.Engine`; a new one
 goes into a module of its own here and into :data:`ENGINES`. A name may stand for a family whose
 member is picked by the problem: ``"dlx"`` runs DLX1 on a plain exact-cover problem and the machine
 of DLX2/DLX3 on one with colours or multiplicities, so that every figure is the one Knuth's program
 for that kind of problem reports. ``"cells"`` is dancing cells (Knuth's SSXC1, SSXCC with colours).
+``"auto"`` picks one of the two by the shape of the problem (:func:`choose`), by measurement.
 """
 from __future__ import annotations
 
@@ -40,9 +42,37 @@ class DancingLinks:
         return self.general
 
 
+#: Options at least this long on average (entries per option) make a problem one for dancing
+#: cells: hiding an option costs cells less the longer it is, and an early abort saves more.
+LONG_OPTIONS = 5
+
+
+def choose(problem) -> str:
+    """The engine ``"auto"`` runs ``problem`` on, by its shape. Measured side by side (CPU time, one
+    thread, see bench/compare.py): dancing cells win where options are long (pentominoes, 6 items
+    an option: 1.3-1.5x) and with colours (graceful labellings: 1.3-1.9x over DLX2); Dancing Links
+    win on short options (queens and sudoku, 4 items: 1.7-2.2x; Langford, 3: 1.4x). Multiplicities
+    are for DLX3 alone."""
+    if problem.bounds is not None:
+        return "dlx"
+    if problem.option_colours is not None:
+        return "cells"
+    options = int((problem._link_start[1:] > problem._link_start[:-1]).sum())
+    return "cells" if problem._link_items.size >= LONG_OPTIONS * max(options, 1) else "dlx"
+
+
+class Auto:
+    """Not an engine but a choice between two (see :func:`choose`)."""
+
+    name = "auto"
+
+    def for_problem(self, problem) -> Engine:
+        return ENGINES[choose(problem)].for_problem(problem)
+
+
 #: Every engine there is, by the name the API and the commands take.
-ENGINES: dict[str, Family] = {"dlx": DancingLinks(), "cells": Cells()}
-DEFAULT = "dlx"
+ENGINES: dict[str, Family] = {"auto": Auto(), "dlx": DancingLinks(), "cells": Cells()}
+DEFAULT = "auto"
 
 
 def get(name: str) -> Family:
@@ -53,4 +83,10 @@ def get(name: str) -> Family:
         raise ValueError(f"unknown engine {name!r}; the engines are: {', '.join(ENGINES)}") from None
 
 
-__all__ = ["DEFAULT", "ENGINES", "Engine", "Machine", "Prepared", "get"]
+def resolve(name: str, problem) -> str:
+    """The name of the engine that runs ``problem`` when ``name`` is asked for (``"auto"`` chooses)."""
+    get(name)
+    return choose(problem) if name == "auto" else name
+
+
+__all__ = ["DEFAULT", "ENGINES", "Engine", "Machine", "Prepared", "choose", "get", "resolve"]
