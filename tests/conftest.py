@@ -6,7 +6,7 @@ import pytest
 from support import SHARED_DLX
 
 from dlx import batch, search
-from dlx.engines import dlx1, dlx3
+from dlx.engines import cells, dlx1, dlx3
 
 
 @pytest.fixture
@@ -32,6 +32,9 @@ def small_tunables():
     patch.setattr(dlx1, "LENGTH_CAP", np.int32(2))
     patch.setattr(dlx1, "POLL", 1)
     patch.setattr(dlx3, "POLL", 1)
+    patch.setattr(cells, "POLL", 1)
+    patch.setattr(cells, "STACK_START", 2)
+    patch.setattr(cells, "STACK_LEVELS", 1)
     patch.setattr(search, "WORK", 5)
     patch.setattr(batch, "WORK", 5)
     yield

@@ -13,6 +13,7 @@ PROPERTY_TESTS = [
     "tests/test_search.py::test_search_matches_reference",
     "tests/test_search.py::test_limits_stop_where_the_reference_stops",
     "tests/test_search.py::test_node_budget_stops_where_the_reference_would",
+    "tests/test_search.py::test_the_scanning_choice_pass_makes_the_same_run",
     "tests/test_batch.py::test_batch_matches_reference",
     "tests/test_batch.py::test_node_budget_and_bad_arguments",
     "tests/test_batch.py::test_the_kernel_itself_refuses_a_value_beyond_its_group",
@@ -26,6 +27,7 @@ PROPERTY_TESTS = [
     "tests/test_colours.py::test_limits_stop_where_the_reference_stops",
     "tests/test_colours.py::test_batch_matches_brute_force",
     "tests/test_colours.py::test_a_stopped_run_resumes_to_the_same_figures",
+    "tests/test_cells.py",
 ]
 
 

@@ -1,6 +1,9 @@
 """The search: same solutions, order and DLX1 counters as the set-based reference; links restored."""
 import threading
 from itertools import islice
+from unittest import mock
+
+import numpy as np
 
 import pytest
 from hypothesis import given, settings
@@ -9,6 +12,8 @@ from naive import Counts, algorithm_x, brute_force
 from support import EXAMPLES, SHARED_DLX, assert_solutions, small_problems
 
 from dlx import ExactCover, SearchStats, problems, read_dlx
+from dlx.engines import dlx1
+from dlx.engines.base import NODES, UPDATES
 
 
 @settings(max_examples=200, deadline=None)
@@ -219,6 +224,45 @@ def test_node_budget_stops_where_the_reference_would(problem, budget):
     assert ec.stats.nodes == min(budget, total) and ec.stats.complete == (total <= budget)
     ec.check()
     assert ec.count() == len(list(algorithm_x(options, primary, secondary)))
+
+
+@settings(max_examples=200, deadline=None)
+@given(small_problems(), st.integers(1, 6), st.lists(st.booleans(), min_size=1, max_size=8))
+def test_the_scanning_choice_pass_makes_the_same_run(problem, budget, modes):
+    # Kernel calls alternate between keeping length[0] and scanning every item (as a heavy
+    # problem's calls do): the same solutions, order, nodes and updates as the reference, and the
+    # links exact (length[0] included) at every pause.
+    primary, secondary, options = problem
+    counts = Counts()
+    expected = list(algorithm_x(options, primary, secondary, counts))
+    ec = ExactCover(options, primary=primary, secondary=secondary)
+    calls = iter(modes * 100)
+    found = []
+    with mock.patch.object(dlx1, "keeps_count", lambda L, state: next(calls)):
+        with ec.search(max_nodes=budget, engine="dlx") as run:
+            while True:
+                found.extend(run)
+                run.check()
+                if run.status == "complete":
+                    break
+                run.resume(max_nodes=budget)
+    assert found == expected
+    assert (run.stats.nodes, run.stats.updates) == (counts.nodes, counts.updates)
+    ec.check()
+
+
+def test_heavy_problems_scan_and_keep_dlx1_figures():
+    ec = problems.pentominoes(3, 20)       # about 330 updates a node over 72 items: it scans
+    ec.count(engine="dlx")
+    scanned = ec.stats
+    state = np.zeros(8, np.int64)
+    state[NODES], state[UPDATES] = scanned.nodes, scanned.updates
+    assert not dlx1.keeps_count(ec._prepare("dlx").structure, state)
+    with mock.patch.object(dlx1, "keeps_count", lambda L, state: True):
+        ec.count(engine="dlx")
+    counted = ec.stats
+    assert (scanned.solutions, scanned.nodes, scanned.updates) == (counted.solutions, counted.nodes,
+                                                                   counted.updates) == (4, 15147, 5037718)
 
 
 def test_budget_stops_a_search_of_millions_of_nodes():

@@ -36,6 +36,28 @@ FLAT_SCAN = 1023      # 10 bits of item number in the key
 LENGTH_CAP = np.int32((1 << 21) - 1)
 #: The stop flag is read (and ``work`` checked) once per ``POLL`` updates, about every 0.2 ms.
 POLL = 1 << 16
+#: The choice pass adapts to the problem: keeping ``length[0]`` (the count of active primary items
+#: without options) costs a test per update and lets the scan stop at the first item with one
+#: option; without it the scan runs over every primary item (stopping only at an empty one). With
+#: more than ``n1 * SCAN_WEIGHT`` updates per node so far, the next kernel call scans instead.
+SCAN_WEIGHT = 1
+
+
+def keeps_count(L: Links, state: np.ndarray) -> bool:
+    """Whether the next call of the search should keep ``length[0]``, by the run so far."""
+    return int(state[UPDATES]) <= int(state[NODES]) * int(L.n1) * SCAN_WEIGHT
+
+
+@njit(cache=True, nogil=True)
+def count_empty(L):
+    """Set ``length[0]`` to the number of active primary items without options (covered items
+    carry ``COVERED``). Cost: one pass over the primary items."""
+    length = L.length
+    empty = 0
+    for i in range(1, L.n1 + 1):
+        if length[i] == 0:
+            empty += 1
+    length[0] = empty
 
 
 def new_state(n_primary: int) -> tuple[np.ndarray, np.ndarray]:
@@ -45,7 +67,7 @@ def new_state(n_primary: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 @njit(cache=True, nogil=True)
-def search(L, choice, state, want, max_nodes, work, early, out, ends):
+def search(L, choice, state, want, max_nodes, work, early, out, ends, counting=True):
     """Run until ``want`` more solutions have been visited, the tree is exhausted, the node count
     reaches ``max_nodes``, ``state[STOP]`` is set, or about ``work`` updates are spent; returns how
     many solutions this call visited. ``state[PHASE]`` says which (a status code: RUNNING, COMPLETE,
@@ -66,6 +88,9 @@ def search(L, choice, state, want, max_nodes, work, early, out, ends):
     fewest options, the leftmost on ties; its options are tried top to bottom. The search spends
     less than DLX1 on choosing: when ``length[0]`` says an active primary item has no option the
     level is a dead end at once, and otherwise the scan stops at the first item with one option.
+    Where updates per node are many, keeping ``length[0]`` costs more than it saves: with
+    ``counting`` false (see :func:`scanning_search`) the search scans every item instead, and counts
+    ``length[0]`` afresh before it returns; either way it chooses the same item.
     """
     llink, rlink, length, top, ulink, dlink, n1 = L
     phase = state[PHASE]
@@ -112,13 +137,15 @@ def search(L, choice, state, want, max_nodes, work, early, out, ends):
                 if found == want or (record and (found == ends.size or used + choice.size > out.size)):
                     break
                 continue
-            if length[0] != 0:
+            if counting and length[0] != 0:
                 # an active primary item has no options left: DLX1 would choose it, cover it (one
                 # update) and back up at once; do the same without the scan and the cover
                 updates += 1
                 step = BACKUP
                 continue
-            # every active primary item has an option, so the first with just one is a minimum
+            # with the count, every active primary item has an option, so the first with just one
+            # is a minimum; without it, the first empty one is
+            stop_at = 1 if counting else 0
             t = COVERED
             k = rlink[ZERO]
             steps = 0
@@ -126,23 +153,28 @@ def search(L, choice, state, want, max_nodes, work, early, out, ends):
                 if length[k] < t:
                     best = k
                     t = length[k]
-                    if t == 1:
+                    if t == stop_at:
                         break
                 k = rlink[k]
                 steps += 1
-            if t != 1 and k != ZERO:
+            if t != stop_at and k != ZERO:
                 key = np.int32(0x7FFFFFFF)
                 for i in range(1, n1 + 1):
                     key = min(key, (min(length[i], LENGTH_CAP) << np.int32(10)) | np.int32(i))
                 if key >> 10 < LENGTH_CAP:
                     best = np.uint32(key & 1023)
+                    t = key >> 10
                 else:
                     while k != ZERO:
                         if length[k] < t:
                             best = k
                             t = length[k]
                         k = rlink[k]
-            updates += cover(best, L)
+            if t == 0:
+                updates += 1      # a dead end, as above
+                step = BACKUP
+                continue
+            updates += cover(best, L, counting)
             cur = dlink[best]
             choice[level] = cur
             if dlink[cur] != best:
@@ -150,14 +182,14 @@ def search(L, choice, state, want, max_nodes, work, early, out, ends):
             step = ADVANCE
         elif step == ADVANCE:
             if cur == best:
-                uncover(best, L)
+                uncover(best, L, counting)
                 step = BACKUP
                 continue
-            updates += cover_others(cur, L)
+            updates += cover_others(cur, L, counting)
             level += 1
             step = FORWARD
         elif step == RECOVER:
-            uncover_others(cur, L)
+            uncover_others(cur, L, counting)
             cur = dlink[cur]
             choice[level] = cur
             if cur != best and dlink[cur] == best:
@@ -174,6 +206,8 @@ def search(L, choice, state, want, max_nodes, work, early, out, ends):
             cur = choice[level]
             best = top[cur]
             step = RECOVER
+    if not counting:
+        count_empty(L)
     state[PHASE] = phase
     state[LEVEL] = level
     state[STEP] = step
@@ -181,6 +215,13 @@ def search(L, choice, state, want, max_nodes, work, early, out, ends):
     state[UPDATES] = updates
     state[SOLUTIONS] += found
     return found
+
+
+@njit(cache=True, nogil=True)
+def scanning_search(L, choice, state, want, max_nodes, work, early, out, ends, counting=False):
+    """:func:`search` without ``length[0]``: ``counting`` reaches it as a constant False, so numba
+    compiles a version whose dancing loops do not keep the count."""
+    return search(L, choice, state, want, max_nodes, work, early, out, ends, counting)
 
 
 @njit(cache=True, nogil=True)
@@ -204,10 +245,11 @@ def applied(L: Links, choice: np.ndarray, state: np.ndarray) -> list[int]:
 def warm_up(L: Links) -> None:
     """Load the compiled search for these types (from numba's cache, on a process's first search)
     by a call that does nothing: a budget of 0 nodes. Keeps the loading out of a search's time."""
-    choice, state = new_state(int(L.n1))
     empty = np.zeros(0, np.int32)
-    search(L, choice, state, np.int64(1), np.int64(0), np.int64(1), False, empty, empty)
-    assert state[PHASE] == st.MAX_NODES and state[NODES] == 0
+    for run in (search, scanning_search):
+        choice, state = new_state(int(L.n1))
+        run(L, choice, state, np.int64(1), np.int64(0), np.int64(1), False, empty, empty)
+        assert state[PHASE] == st.MAX_NODES and state[NODES] == 0
 
 
 
@@ -231,7 +273,8 @@ class DLX1:
         return Machine(*new_state(int(structure.n1)))
 
     def advance(self, structure, machine, want, max_nodes, work, out, ends) -> int:
-        return search(structure, machine.choice, machine.state, want, max_nodes, work, False, out, ends)
+        run = search if keeps_count(structure, machine.state) else scanning_search
+        return run(structure, machine.choice, machine.state, want, max_nodes, work, False, out, ends)
 
     def unwind(self, structure, machine) -> None:
         unwind(structure, machine.choice, machine.state)

@@ -19,7 +19,9 @@ the dancing about 1.8x faster.
 
 ``length[0]`` (the root has no options of its own) counts the active primary items that have no
 option left, and a covered primary item carries ``COVERED`` in its length, so the search can see a
-dead end at once and can take a minimum over ``length`` as a plain array.
+dead end at once and can take a minimum over ``length`` as a plain array. Keeping the count costs a
+test per update; where a search makes many updates per node it scans every item instead (see
+``dlx1.keeps_count``) and counts afresh before it returns.
 """
 from __future__ import annotations
 
@@ -135,15 +137,16 @@ def _build(option_start, option_items, n_items, n_primary):
 
 
 @njit(cache=True, nogil=True)
-def cover(c, L):
+def cover(c, L, counting=True):
     """Remove item ``c`` from its item list and hide every option in its vertical list.
 
-    Returns the number of updates: one for the item, one per node unlinked (DLX1's count). Keeps
-    ``length[0]`` and marks a covered primary item's length with ``COVERED``.
+    Returns the number of updates: one for the item, one per node unlinked (DLX1's count). Marks a
+    covered primary item's length with ``COVERED``, and keeps ``length[0]`` when ``counting`` (a
+    constant where it is passed on from a default: numba compiles a version for each value).
     """
     llink, rlink, length, top, ulink, dlink, n1 = L
     if c <= n1:
-        if length[c] == 0:
+        if length[c] == 0 and counting:
             length[0] -= 1
         length[c] += COVERED
     l = llink[c]
@@ -165,7 +168,7 @@ def cover(c, L):
             dlink[uu] = dd
             ulink[dd] = uu
             length[cc] -= 1
-            if length[cc] == 0 and cc <= n1:
+            if counting and length[cc] == 0 and cc <= n1:
                 length[0] += 1
             updates += 1
             nn += ONE
@@ -174,7 +177,7 @@ def cover(c, L):
 
 
 @njit(cache=True, nogil=True)
-def uncover(c, L):
+def uncover(c, L, counting=True):
     """Undo :func:`cover` (``c``), visiting everything in exactly the reverse order."""
     llink, rlink, length, top, ulink, dlink, n1 = L
     rr = ulink[c]
@@ -188,7 +191,7 @@ def uncover(c, L):
                 continue
             dlink[ulink[nn]] = nn
             ulink[dlink[nn]] = nn
-            if length[cc] == 0 and cc <= n1:
+            if counting and length[cc] == 0 and cc <= n1:
                 length[0] -= 1
             length[cc] += 1
             nn -= ONE
@@ -197,12 +200,12 @@ def uncover(c, L):
     llink[rlink[c]] = c
     if c <= n1:
         length[c] -= COVERED
-        if length[c] == 0:
+        if length[c] == 0 and counting:
             length[0] += 1
 
 
 @njit(cache=True, nogil=True)
-def cover_others(x, L):
+def cover_others(x, L, counting=True):
     """Cover the items of node ``x``'s option other than ``top[x]``, left to right; returns updates."""
     top, ulink = L.top, L.ulink
     updates = 0
@@ -212,13 +215,13 @@ def cover_others(x, L):
         if c >= SPACER:
             p = ulink[p]
         else:
-            updates += cover(c, L)
+            updates += cover(c, L, counting)
             p += ONE
     return updates
 
 
 @njit(cache=True, nogil=True)
-def uncover_others(x, L):
+def uncover_others(x, L, counting=True):
     """Undo :func:`cover_others` (``x``), right to left."""
     top, dlink = L.top, L.dlink
     p = x - ONE
@@ -227,7 +230,7 @@ def uncover_others(x, L):
         if c >= SPACER:
             p = dlink[p]
         else:
-            uncover(c, L)
+            uncover(c, L, counting)
             p -= ONE
 
 
