@@ -39,6 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CASES = {
     "queens14": ("dlx", lambda m: m.problems.queens(14).count, 11),
     "pentominoes6x10 all": ("dlx", lambda m: m.problems.pentominoes(6, 10, symmetric=True).count, 7),
+    "pentominoes6x10 X": ("dlx", lambda m: m.problems.pentominoes(6, 10).count, 11),
     "langford12": ("dlx", lambda m: m.problems.langford(12).count, 21),
     "top1465 limit 2": ("sudoku", lambda m: _sudoku_set(m, "top1465"), 21),
     "17clue limit 2": ("sudoku", lambda m: _sudoku_set(m, "17clue"), 11),

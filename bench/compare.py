@@ -35,8 +35,8 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 
-from rivals import RIVALS, OverBudget, Rival, Timed, installed, version
-from sudoku_sets import INKALA, SETS, available, load
+from rivals import RIVALS, OverBudget, Rival, Timed, engine_counter, installed, version
+from sudoku_sets import INKALA, available, load
 
 from dlx import problems
 
@@ -58,16 +58,23 @@ GENERIC = {  # name: (problem, number of solutions, in --quick too)
                                                                       dict.fromkeys(problems.TETROMINOES, 2)),
                                              3_106, True),
 }
-EXTERNAL = {  # published, limit 2, puzzles/s; authors' C/C++ builds, clang 14 -O3, single thread
-    "tdoku": (292_000, 105_000, 18_700, 12_700, 954_000),
-    "fast_solv_9r2 (C DLX)": (42_900, 10_300, 2_700, 1_320, 91_000),
-    "kudoku": (41_000, 10_700, 2_800, 1_330, 93_000),
+#: Measured side by side on this kind of machine (2-core AMD EPYC) by the project's maintainers,
+#: with main at f2c5c7a: CPU seconds, one thread, medians; Knuth's programs built with clang -O3
+#: -march=native. Not measured by this script (the C programs are not on PyPI): the last column is
+#: this project as it was then, for scale (bench/before_after.py measures a speed-up over it).
+KNUTH = {  # label: (problem, solutions, SSXC1 seconds, dlx at f2c5c7a seconds)
+    "pentominoes 6x10, all": (lambda: problems.pentominoes(6, 10, symmetric=True), 9_356, 2.71, 5.21),
+    "pentominoes 6x10, X restricted": (lambda: problems.pentominoes(6, 10), 2_339, 0.685, 1.475),
+    "Langford 12 (halved)": (lambda: problems.langford(12), 108_144, 0.133, 0.198),
+    "queens 14": (lambda: problems.queens(14), 365_596, 0.979, 0.689),
 }
-DLX1 = {  # Knuth's DLX1 in C, published seconds: (problem, number of solutions, seconds)
-    "pentominoes 6x10, all": (lambda: problems.pentominoes(6, 10, symmetric=True), 9_356, 5.3),
-    "queens 14": (lambda: problems.queens(14), 365_596, 0.87),
-    "Langford 12 (halved)": (lambda: problems.langford(12), 108_144, 0.24),
-}
+#: The C sudoku solvers beside dlx at f2c5c7a, measured side by side on this kind of machine by the
+#: maintainers: puzzles per CPU-second of dlx divided by theirs, limit 2 (limit 1).
+C_SUDOKU = ("fast_solv_9r2 (C DLX): dlx 1.01-1.21x as fast; kudoku (C exact cover without links): dlx 0.71-1.00x "
+            "at limit 2 (serg 0.71, top1465 0.85, 17clue 0.88) and 0.61-0.97x at limit 1; tdoku (bit-parallel) "
+            "8-15x faster than dlx")
+#: Columns that are this project again, by engine: no start-up rows of their own.
+SAME_PROCESS = {"dlx, one call each", "dlx engine=dlx", "dlx engine=cells"}
 
 
 @dataclass
@@ -234,7 +241,7 @@ def startup_rows(rivals: list[Rival], rounds: int, budget: float = 300) -> list[
         return run
 
     check = lambda got: None if valid(INKALA, got) else "not the solution"
-    once = [r for r in rivals if r.name != "dlx, one call each"]
+    once = [r for r in rivals if r.name not in SAME_PROCESS]
     for rival in once:  # fill numba's cache, the disk cache, the first-run costs
         with contextlib.suppress(OverBudget, subprocess.CalledProcessError):
             launch(rival.name, False)(0)  # a failure shows in the timed runs
@@ -259,15 +266,17 @@ def whole_sets(quick: bool, rounds: int) -> list[Row]:
     return rows
 
 
-def beside_dlx1(quick: bool, rounds: int) -> list[Row]:
-    """This project alone on the problems Knuth published DLX1 timings for."""
+def beside_knuth(quick: bool, rounds: int) -> list[Row]:
+    """This project, by engine, on the problems the maintainers timed Knuth's SSXC1 on."""
     rows = []
-    for label, (make, solutions, _) in DLX1.items():
-        if quick and label.startswith("pentominoes"):
+    for label, (make, solutions, _, _) in KNUTH.items():
+        if quick and label.endswith("all"):
             continue
         problem = make()
         check = lambda got, want=solutions: None if got == want else f"{got:,} solutions"
-        rows.append(Row(label, "seconds", 1, race({"dlx": lambda d, p=problem: p.count()}, check, rounds, 600)))
+        jobs = {name: engine_counter(engine)(problem) for name, engine in
+                (("dlx", "auto"), ("dlx engine=dlx", "dlx"), ("dlx engine=cells", "cells"))}
+        rows.append(Row(label, "seconds", 1, race(jobs, check, rounds, 600)))
         progress(rows[-1])
     return rows
 
@@ -328,7 +337,7 @@ def machine() -> str:
 def report(sections: dict[str, list[Row]], rivals: list[Rival], settings: str, minutes: float) -> str:
     names = [r.name for r in rivals]
     counters = [r.name for r in rivals if r.counter is not None]
-    starters = [r.name for r in rivals if r.name != "dlx, one call each"]
+    starters = [r.name for r in rivals if r.name not in SAME_PROCESS]
     out = [
         "# dlx beside other exact-cover and sudoku solvers",
         "",
@@ -372,24 +381,29 @@ def report(sections: dict[str, list[Row]], rivals: list[Rival], settings: str, m
         "",
         *table(sections["startup"], starters, "run", "wall"),
         "",
-        "## This project beside published figures of C solvers",
+        "## This project beside C solvers",
         "",
-        ("dlx measured in this run (puzzles per CPU-second, single thread); the other columns are the "
-        "authors' published figures for their C/C++ builds (clang 14 -O3, single thread, limit 2), "
-        "not measured by this script."),
+        ("dlx measured in this run on every puzzle of each set (puzzles per CPU-second, single thread, "
+         "limit 2). The C solvers cannot be installed from a registry; measured side by side on this kind of "
+         f"machine by the maintainers (main at f2c5c7a): {C_SUDOKU}."),
         "",
-        "| set | puzzles | dlx | " + " | ".join(EXTERNAL) + " |",
-        "|---|---:|---:|" + "---:|" * len(EXTERNAL),
+        "| set | puzzles | dlx |",
+        "|---|---:|---:|",
     ]
     for row in sections["whole"]:
-        k = SETS.index(row.label) if row.label in SETS else None
-        published = [f"{EXTERNAL[s][k]:,}" if k is not None else "" for s in EXTERNAL]
-        out.append(f"| {row.label} | {row.size:,} | {shown(row, row.cells['dlx'], 'cpu')} | " + " | ".join(published) + " |")
-    out += ["", ("Counting every solution, CPU seconds: dlx in this run, Knuth's C DLX1 as published (not measured "
-            "by this script)."), "", "| problem | dlx | DLX1 (published) |", "|---|---:|---:|"]
-    for row in sections["dlx1"]:
-        out.append(f"| {row.label}: {DLX1[row.label][1]:,} solutions | {shown(row, row.cells['dlx'], 'cpu')} | "
-                   f"{DLX1[row.label][2]} s |")
+        out.append(f"| {row.label} | {row.size:,} | {shown(row, row.cells['dlx'], 'cpu')} |")
+    out += ["", ("Counting every solution, CPU seconds, by engine, in this run; beside them Knuth's C SSXC1 and "
+                 "dlx at f2c5c7a as the maintainers measured them side by side on this kind of machine (another "
+                 "run: compare the ratios, SSXC1 / f2c5c7a against this run's engines / f2c5c7a from "
+                 "bench/before_after.py)."), "",
+            "| problem | dlx (auto) | engine=dlx | engine=cells | SSXC1 (their run) | f2c5c7a (their run) |",
+            "|---|---:|---:|---:|---:|---:|"]
+    for row in sections["knuth"]:
+        _, solutions, ssxc1, then = KNUTH[row.label]
+        out.append(f"| {row.label}: {solutions:,} solutions | "
+                   + " | ".join(shown(row, row.cells.get(n), "cpu", ratio=False)
+                                for n in ("dlx", "dlx engine=dlx", "dlx engine=cells"))
+                   + f" | {ssxc1} s | {then} s |")
     out += ["", "## Wall time of the same runs", "",
             *table(sections["sudoku"], names, "puzzles (per wall-second)", "wall"), "",
             *table(sections["generic"], counters, "problem (wall seconds)", "wall"), "",
@@ -464,7 +478,7 @@ def main() -> None:
         "generic": generic_rows(rivals, args.quick, rounds, budget),
         "startup": startup_rows(rivals, rounds),
         "whole": whole_sets(args.quick, rounds),
-        "dlx1": beside_dlx1(args.quick, rounds),
+        "knuth": beside_knuth(args.quick, rounds),
     }
     settings = (f"{'--quick: ' if args.quick else ''}{size} puzzles per set, {rounds} round{'s' * (rounds > 1)}, "
                 f"{budget:g} s budget per run")

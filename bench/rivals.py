@@ -89,6 +89,35 @@ def dlx_counter(problem) -> Callable[[float], int]:
     return lambda deadline: problem.count()
 
 
+def engine_sudoku(engine: str) -> Callable[[list[str], int, float], list[Answer]]:
+    """Sudoku through dlx.Batch with one engine by name (sudoku.solve_all takes the default)."""
+    def solve(puzzles: list[str], limit: int, deadline: float) -> list[Answer]:
+        import dlx
+        from sudoku import encode
+        from sudoku.grid import parse_lines81, texts
+        batch = _ENGINE_BATCHES.get(engine)
+        if batch is None:
+            batch = _ENGINE_BATCHES[engine] = dlx.Batch(encode.problem(3), [9] * 81, engine=engine)
+        grid, ok = parse_lines81(puzzles)
+        assert ok.all()
+        result = batch.solve(grid, limit)
+        return [(s if c else None, c) for s, c in zip(texts(result.answers), result.counts.tolist())]
+    return solve
+
+
+_ENGINE_BATCHES: dict = {}
+
+
+def engine_counter(engine: str) -> Callable:
+    """Counting with one engine by name; None where it cannot state the problem (cells: bounds)."""
+    def counter(problem) -> Callable[[float], int] | None:
+        if engine == "cells" and problem.bounds is not None:
+            return None
+        problem.count(max_nodes=0, engine=engine)
+        return lambda deadline: problem.count(engine=engine)
+    return counter
+
+
 def dlx_startup(puzzle: str) -> str:
     import sudoku
     return sudoku.solve(puzzle)
@@ -284,6 +313,10 @@ class Rival:
 RIVALS = [
     Rival("dlx", "numba-dlx", "numba, this project: sudoku.solve_all", dlx_batch, dlx_counter, True),
     Rival("dlx, one call each", "numba-dlx", "numba, this project: one call per puzzle", dlx_per_call, None, True),
+    Rival("dlx engine=dlx", "numba-dlx", "numba, this project: Dancing Links (DLX1, DLX2, DLX3) by name",
+          engine_sudoku("dlx"), engine_counter("dlx"), True),
+    Rival("dlx engine=cells", "numba-dlx", "numba, this project: dancing cells (SSXC1, SSXCC) by name",
+          engine_sudoku("cells"), engine_counter("cells"), True),
     # xcover's search is a numba generator; numba never frees one left unfinished (numba issues #1278,
     # #6993), as at limit 1: about 75 kB each, and the process slows as they pile up
     Rival("xcover", "xcover", "numba, Knuth's dancing cells", xcover_sudoku, xcover_counter, True, leaks=True),

@@ -8,6 +8,10 @@ import warnings
 from collections.abc import Callable
 from typing import NoReturn
 
+# A command never multiplies matrices: numpy's BLAS thread pool would only burn CPU at start-up.
+# Set before numpy is first imported (the packages load their modules lazily for this).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 from . import __version__, engines
 from .formats import read_dlx
 from .model import ExactCover, ProblemError

@@ -7,8 +7,25 @@
 >>> sudoku.is_unique(puzzle)
 True
 """
-from .grid import PuzzleError, parse, pretty
-from .solver import Result, count, is_unique, solve, solve_all, solve_many
+from __future__ import annotations
 
-__all__ = ["PuzzleError", "Result", "count", "is_unique", "parse", "pretty", "solve", "solve_all",
-           "solve_many"]
+import importlib
+
+#: The public names and their modules, loaded on first use (as in dlx/__init__.py).
+_WHERE = {"PuzzleError": "grid", "parse": "grid", "pretty": "grid", "Result": "solver", "count": "solver",
+          "is_unique": "solver", "solve": "solver", "solve_all": "solver", "solve_many": "solver"}
+
+__all__ = sorted(_WHERE, key=str.lower)
+
+
+def __getattr__(name: str):
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'sudoku' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_WHERE})

@@ -10,6 +10,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import NoReturn
 
+# A command never multiplies matrices: numpy's BLAS thread pool would only burn CPU at start-up.
+# Set before numpy is first imported (the packages load their modules lazily for this).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 from tqdm import tqdm
 
 from dlx import __version__

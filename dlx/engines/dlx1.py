@@ -244,12 +244,13 @@ def applied(L: Links, choice: np.ndarray, state: np.ndarray) -> list[int]:
 
 def warm_up(L: Links) -> None:
     """Load the compiled search for these types (from numba's cache, on a process's first search)
-    by a call that does nothing: a budget of 0 nodes. Keeps the loading out of a search's time."""
+    by a call that does nothing: a budget of 0 nodes. Keeps the loading out of a search's time.
+    The scanning search loads when a run first needs it (a long one: it has spent ``WORK``
+    updates), so that a short run loads one kernel."""
+    choice, state = new_state(int(L.n1))
     empty = np.zeros(0, np.int32)
-    for run in (search, scanning_search):
-        choice, state = new_state(int(L.n1))
-        run(L, choice, state, np.int64(1), np.int64(0), np.int64(1), False, empty, empty)
-        assert state[PHASE] == st.MAX_NODES and state[NODES] == 0
+    search(L, choice, state, np.int64(1), np.int64(0), np.int64(1), False, empty, empty)
+    assert state[PHASE] == st.MAX_NODES and state[NODES] == 0
 
 
 
