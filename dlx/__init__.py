@@ -19,7 +19,13 @@ _WHERE = {"Batch": "batch", "BatchResult": "batch", "ENGINES": "engines", "Exact
 __all__ = [*sorted(_WHERE, key=str.lower), "__version__"]
 
 
+#: Submodules a user reaches as attributes (``dlx.problems.queens(8)``), loaded on first use too.
+_SUBMODULES = {"batch", "cli", "engines", "formats", "matrix", "model", "problems", "search", "status"}
+
+
 def __getattr__(name: str):
+    if name in _SUBMODULES:
+        return importlib.import_module(f".{name}", __name__)
     module = _WHERE.get(name)
     if module is None:
         raise AttributeError(f"module 'dlx' has no attribute {name!r}")

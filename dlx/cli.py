@@ -32,7 +32,11 @@ def main(argv: list[str] | None = None) -> int:
             problem = read_dlx(args.file)
         for warning in caught:
             print(f"dlx: warning: {warning.message}", file=sys.stderr)
-        run = problem.search(limit=args.limit, max_nodes=args.max_nodes, engine=args.engine)
+        try:
+            run = problem.search(limit=args.limit, max_nodes=args.max_nodes, engine=args.engine)
+        except ValueError as e:        # the engine asked for cannot take this problem
+            print(f"dlx: error: {args.file}: {e}", file=sys.stderr)
+            return ERROR
         with run:
             if args.count:
                 print(run.count())

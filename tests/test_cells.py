@@ -233,3 +233,24 @@ def test_batch_of_queens_rows():
 
 def test_brute_force_is_the_judge():
     assert brute_force([["a"], ["a"]], ["a"], []) == {(0,), (1,)}
+
+
+def test_pickled_problems_search_alike_with_cells():
+    import pickle
+    w = problems.word_squares()
+    before = list(w.solutions(engine="cells"))
+    again = pickle.loads(pickle.dumps(w))
+    assert list(again.solutions(engine="cells")) == before and again.stats.engine == "cells"
+    again.check()
+
+
+def test_the_command_takes_the_engine(capsys):
+    from dlx.cli import main
+    assert main([str(EXAMPLES / "queens8.dlx"), "--count", "--stats", "--engine", "cells"]) == 0
+    out, err = capsys.readouterr()
+    assert out == "92\n"
+    assert err.startswith("Altogether 92 solutions, ") and err.rstrip().endswith("engine cells.")
+    assert main([str(EXAMPLES / "knuth.dlx"), "--engine", "cells"]) == 0
+    assert sorted(capsys.readouterr().out.splitlines()) == ["a d f", "b g", "c e"]
+    assert main([str(EXAMPLES / "bounds.dlx"), "--engine", "cells"]) == 1
+    assert "cells engine takes no multiplicities" in capsys.readouterr().err
