@@ -1,8 +1,10 @@
 """Many variants of one problem, each with some options selected in advance, in one kernel call.
 
 This is the engine's entry point for puzzle solvers: a sudoku is the one exact-cover problem of
-its size with the givens' options selected. Dancing links undo exactly what they did, so the links
-are built once; for each variant the kernel selects the options, searches, and takes them back.
+its size with the givens' options selected. The engine's structure is built once; for each variant
+the kernel selects the options, searches, and puts the structure back (Dancing Links undo what
+they did; dancing cells copy their sets back as built, so no row's answer depends on the rows
+before it).
 """
 from __future__ import annotations
 
@@ -28,7 +30,7 @@ class BatchResult(NamedTuple):
 
     answers: np.ndarray   # (rows, groups) uint8: the first solution as a value per group, 0 if none
     counts: np.ndarray    # int64: solutions found, at most the limit
-    nodes: np.ndarray     # int64: search nodes, counted as Knuth's DLX1 (DLX2, DLX3) counts them
+    nodes: np.ndarray     # int64: search nodes, counted as the engine's Knuth program counts them
     status: np.ndarray    # uint8 status codes: SOLVED, NO_SOLUTION, INVALID, MAX_NODES or STOPPED
 
     def statuses(self) -> list[Status]:
