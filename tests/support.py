@@ -96,3 +96,18 @@ def mcc_problems(draw, max_options: int = 10):
         hi = draw(st.integers(1, 3))
         bounds[item] = (draw(st.integers(0, hi)), hi)
     return primary, secondary, options, bounds
+
+
+@st.composite
+def batches(draw, problems=None):
+    """A problem (drawn from ``problems``, default :func:`small_problems`), its options split into
+    groups, a few rows of values and a limit: ``(primary, secondary, options, sizes, rows, limit)``."""
+    primary, secondary, options = draw(problems if problems is not None else small_problems())[:3]
+    options = options or [[primary[0]]]
+    sizes, left = [], draw(st.integers(0, len(options)))
+    while left:
+        sizes.append(draw(st.integers(1, left)))
+        left -= sizes[-1]
+    sizes = sizes or [len(options)]
+    rows = draw(st.lists(st.tuples(*(st.integers(0, s) for s in sizes)), min_size=1, max_size=5))
+    return primary, secondary, options, sizes, rows, draw(st.integers(1, 4))

@@ -4,9 +4,8 @@ import threading
 import numpy as np
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 from naive import Counts, algorithm_x, brute_force
-from support import small_problems
+from support import batches
 
 from dlx import Batch, ExactCover, ProblemError, problems
 from dlx.status import INVALID, MAX_NODES, NO_SOLUTION, SOLVED
@@ -14,20 +13,6 @@ from dlx.status import INVALID, MAX_NODES, NO_SOLUTION, SOLVED
 #: Options without a primary item (all-zero rows and the like) are skipped with a warning, as
 #: they should be; test_colours checks the warning itself.
 pytestmark = pytest.mark.filterwarnings("ignore::dlx.ProblemWarning")
-
-
-@st.composite
-def batches(draw):
-    primary, secondary, options = draw(small_problems())
-    options = options or [[primary[0]]]
-    sizes = []
-    left = draw(st.integers(0, len(options)))
-    while left:
-        sizes.append(draw(st.integers(1, left)))
-        left -= sizes[-1]
-    sizes = sizes or [len(options)]
-    rows = draw(st.lists(st.tuples(*(st.integers(0, s) for s in sizes)), min_size=1, max_size=5))
-    return primary, secondary, options, sizes, rows, draw(st.integers(1, 4))
 
 
 def expected(primary, secondary, options, starts, sizes, row, limit):

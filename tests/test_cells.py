@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from naive import algorithm_m, algorithm_x, brute_force, brute_force_m, is_cover_m
-from support import EXAMPLES, assert_solutions, mcc_problems, small_problems
+from support import EXAMPLES, assert_solutions, batches, mcc_problems, small_problems
 
 from dlx import Batch, ExactCover, ProblemWarning, problems, read_dlx
 from dlx.engines import cells
@@ -173,22 +173,8 @@ def test_the_save_stack_grows_in_a_deep_search(monkeypatch):
     assert result.counts.tolist() == [len(expected), sum(1 for s in expected if 2 in s)]
 
 
-@st.composite
-def batches(draw):
-    primary, secondary, options, _ = draw(st.one_of(small_problems().map(lambda p: (*p, {})),
-                                                    xcc_problems()))
-    options = options or [[primary[0]]]
-    sizes, left = [], draw(st.integers(0, len(options)))
-    while left:
-        sizes.append(draw(st.integers(1, left)))
-        left -= sizes[-1]
-    sizes = sizes or [len(options)]
-    rows = draw(st.lists(st.tuples(*(st.integers(0, s) for s in sizes)), min_size=1, max_size=5))
-    return primary, secondary, options, sizes, rows, draw(st.integers(1, 4))
-
-
 @settings(max_examples=200, deadline=None)
-@given(batches())
+@given(batches(st.one_of(small_problems(), xcc_problems())))
 def test_batch_answers_as_dlx_does(case):
     primary, secondary, options, sizes, rows, limit = case
     ec = ExactCover(options, primary=primary, secondary=secondary)
