@@ -20,6 +20,10 @@ from dlx.engines import dlx1
 from dlx.engines.base import NODES, PHASE
 
 
+#: The engines proper (not "auto", which is one of them): tests of what every engine must do.
+ENGINES = ["dlx", "cells"]
+
+
 def test_unknown_engine_names_the_engines():
     q = problems.queens(4)
     for call in (lambda: q.count(engine="dlx2"), lambda: q.solutions(engine="x"), lambda: q.first(engine="x"),
@@ -139,38 +143,41 @@ def test_budget_pieces_add_up_to_the_whole_run(problem, budgets):
     ec.check()
 
 
-def test_a_budget_pauses_a_big_count_and_resumes_exactly():
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_budget_pauses_a_big_count_and_resumes_exactly(engine):
     q = problems.queens(12)
-    with q.search(max_nodes=50_000) as run:
+    with q.search(max_nodes=50_000, engine=engine) as run:
         parts = [run.count()]
         while run.status == "max_nodes":
             parts.append(run.resume(max_nodes=50_000).count())
-        assert run.stats.complete and sum(parts) == 14200 and len(parts) == 5
-        whole = q.count()
+        assert run.stats.complete and sum(parts) == 14200 and len(parts) == -(-run.stats.nodes // 50_000)
+        whole = q.count(engine=engine)
         assert (run.stats.nodes, run.stats.updates) == (q.stats.nodes, q.stats.updates)
     assert whole == 14200
 
 
-def test_limit_then_resume_gives_the_rest_in_order():
+@pytest.mark.parametrize("engine", ENGINES)
+def test_limit_then_resume_gives_the_rest_in_order(engine):
     q = problems.queens(6)
-    every = list(q.solutions())
-    with q.search(limit=1) as run:
+    every = list(q.solutions(engine=engine))
+    with q.search(limit=1, engine=engine) as run:
         assert list(run) == every[:1] and run.status == "limit"
         assert list(run.resume(limit=2)) == every[1:3]
         assert list(run.resume()) == every[3:] and run.stats.complete
 
 
-def test_stop_from_another_thread_then_resume():
-    q = problems.queens(14)                        # 365,596 solutions, 5,474,542 nodes
-    run = q.search()
+@pytest.mark.parametrize("engine, nodes", [("dlx", 5_474_542), ("cells", 4_842_362)])
+def test_stop_from_another_thread_then_resume(engine, nodes):
+    q = problems.queens(14)                        # 365,596 solutions
+    run = q.search(engine=engine)
     threading.Timer(0.2, run.stop).start()
     first = run.count()
-    assert run.status == "stopped" and 0 < run.stats.nodes < 5_474_542
+    assert run.status == "stopped" and 0 < run.stats.nodes < nodes
     run.check()                                    # the links hold exactly the applied options
     q.check()
     rest = run.resume().count()
     assert first + rest == 365_596
-    assert run.stats.complete and run.stats.nodes == 5_474_542
+    assert run.stats.complete and run.stats.nodes == nodes
     run.close()
     q.check()
 
@@ -193,10 +200,11 @@ def test_keyboard_interrupt_reaches_the_caller_and_leaves_the_problem_usable():
     q.check()
 
 
-def test_keyboard_interrupt_keeps_a_search_resumable():
+@pytest.mark.parametrize("engine", ENGINES)
+def test_keyboard_interrupt_keeps_a_search_resumable(engine):
     q = problems.queens(12)
-    every = list(q.solutions(limit=3000))
-    run = q.search(limit=3000)
+    every = list(q.solutions(limit=3000, engine=engine))
+    run = q.search(limit=3000, engine=engine)
     got = []
     _interrupt_after(0.05)
     try:
@@ -224,9 +232,10 @@ def test_keyboard_interrupt_stops_a_sudoku_count():
     assert sudoku.solve(INKALA) is not None and sudoku.count("." * 16) == 288
 
 
-def test_batch_stop_event_marks_the_rest_stopped():
+@pytest.mark.parametrize("engine", ENGINES)
+def test_batch_stop_event_marks_the_rest_stopped(engine):
     queens = problems.queens(13)                   # 73,712 solutions: more than one slice of work
-    batch = Batch(queens, [13] * 13)
+    batch = Batch(queens, [13] * 13, engine=engine)
     rows = np.zeros((3, 13), np.uint8)
     rows[1:, 0] = [1, 2]
     stop = threading.Event()
@@ -236,9 +245,10 @@ def test_batch_stop_event_marks_the_rest_stopped():
     queens.check()
 
 
-def test_batch_after_a_stop_counts_in_full():
+@pytest.mark.parametrize("engine", ENGINES)
+def test_batch_after_a_stop_counts_in_full(engine):
     queens = problems.queens(13)
-    batch = Batch(queens, [13] * 13)
+    batch = Batch(queens, [13] * 13, engine=engine)
     rows = np.zeros((3, 13), np.uint8)
     rows[1:, 0] = [1, 2]
     stop = threading.Event()
