@@ -81,6 +81,7 @@ class Batch:
         self._prepared = problem._prepare(engines.resolve(engine, problem))
         self.engine = self._prepared.engine
         self.first_node = self.engine.first_nodes(problem)
+        self._scratches = threading.local()
         n_options = problem.n_options
         self.option_group = np.full(n_options, -1, np.int64)
         self.option_value = np.zeros(n_options, np.uint8)
@@ -112,7 +113,7 @@ class Batch:
                              np.empty(n, np.int64), np.empty(n, np.uint8))
         prepared = self._prepared
         structure = prepared.acquire()
-        scratch = Scratch(self.engine.start(prepared.pristine), self.n_groups)
+        scratch = self._scratch()
         done = False
         try:
             while not done:
@@ -131,6 +132,15 @@ class Batch:
                 self.engine.restore(structure, prepared.pristine)
             prepared.release(structure)
         return result
+
+    def _scratch(self) -> Scratch:
+        """This thread's scratch arrays, made on its first call and reused after (one puzzle a call
+        would otherwise spend more on allocating them than on solving)."""
+        scratch = getattr(self._scratches, "scratch", None)
+        if scratch is None:
+            scratch = self._scratches.scratch = Scratch(self.engine.start(self._prepared.pristine), self.n_groups)
+        scratch.where[:] = 0
+        return scratch
 
     def _values(self, rows) -> np.ndarray:
         """``rows`` as a C-contiguous uint8 array, every value checked before the cast (a cast
