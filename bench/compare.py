@@ -1,7 +1,7 @@
 """dlx beside the solvers a Python user would pick instead: one run, same puzzles, same machine.
 
     pip install -e '.[bench]'
-    python bench/compare.py            # about 15 minutes on 2 cores
+    python bench/compare.py            # about 30 minutes on 2 cores
     python bench/compare.py --quick    # about 1.5 minutes: 100 puzzles per set, one round, no pentominoes-all
 
 Rows: sudoku (first solution, and limit 2: solve and prove unique) on a sample of each public set,
