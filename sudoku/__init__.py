@@ -9,23 +9,11 @@ True
 """
 from __future__ import annotations
 
-import importlib
+from dlx._lazy import loader
 
-#: The public names and their modules, loaded on first use (as in dlx/__init__.py).
+#: The public names and their modules, loaded on first use (as dlx's are).
 _WHERE = {"PuzzleError": "grid", "parse": "grid", "pretty": "grid", "Result": "solver", "count": "solver",
           "is_unique": "solver", "solve": "solver", "solve_all": "solver", "solve_many": "solver"}
 
 __all__ = sorted(_WHERE, key=str.lower)
-
-
-def __getattr__(name: str):
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module 'sudoku' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_WHERE})
+__getattr__, __dir__ = loader(__name__, _WHERE, ("cli", "encode", "grid", "solver"))
