@@ -547,13 +547,11 @@ def check(C: CellStructure, problem, applied_options=()) -> None:
     for o in applied_options:
         for k in range(start[o], start[o + 1]):
             taken[int(ids[k])] = 0 if colours is None else int(colours[k])
-    a1, a2 = n1, n_items
     active = {i for i in range(n_items) if i not in taken}
     expect1 = sum(1 for i in active if i < n1)
     expect2 = n1 + sum(1 for i in active if i >= n1)
     got_active = {index[x] for x in item[:expect1]} | {index[x] for x in item[n1:expect2]}
     assert got_active == active, f"active items {sorted(got_active)}, expected {sorted(active)}"
-    del a1, a2
     for i, colour in taken.items():
         if colour:
             assert sets[base[i] - 3] == colour, f"item {i} purified with {sets[base[i] - 3]}, not {colour}"
