@@ -6,13 +6,14 @@ import os
 import sys
 import warnings
 from collections.abc import Callable
+from functools import partial
 from typing import NoReturn
 
 # A command never multiplies matrices: numpy's BLAS thread pool would only burn CPU at start-up.
 # Set before numpy is first imported (the packages load their modules lazily for this).
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-from . import __version__, engines
+from . import __version__, engines, tracing
 from .formats import read_dlx
 from .model import ExactCover, ProblemError
 from .search import Search
@@ -33,7 +34,9 @@ def main(argv: list[str] | None = None) -> int:
         for warning in caught:
             print(f"dlx: warning: {warning.message}", file=sys.stderr)
         try:
-            run = problem.search(limit=args.limit, max_nodes=args.max_nodes, engine=args.engine)
+            trace = False if not args.trace else partial(_print_trace, problem, {})
+            run = problem.search(limit=args.limit, max_nodes=args.max_nodes, engine=args.engine,
+                                 seed=args.seed, trace=trace)
         except ValueError as e:        # the engine asked for cannot take this problem
             print(f"dlx: error: {args.file}: {e}", file=sys.stderr)
             return ERROR
@@ -117,6 +120,13 @@ def _parser() -> argparse.ArgumentParser:
                              "colours and multiplicities), cells (dancing cells: SSXC1, SSXCC for "
                              "colours) or auto, which picks cells for long options (5 items or more "
                              "on average) or colours, dlx otherwise (default: %(default)s)")
+    parser.add_argument("--seed", type=_natural, metavar="S",
+                        help="try options and break ties in a random order drawn from S (the same S, "
+                             "the same order; without it, the file's order, as Knuth's programs)")
+    parser.add_argument("--trace", action="store_true",
+                        help="print every step on stderr, as Knuth's programs do with v2: each item "
+                             "chosen with its number of options, each option tried (k of t), dead "
+                             "ends, solutions and backtracks (engine dlx, no colours or bounds)")
     parser.add_argument("--stats", action="store_true",
                         help="print solutions, updates (cleansings), nodes and seconds on stderr, as "
                              "Knuth's programs do")
@@ -149,6 +159,10 @@ def print_solutions(problem: ExactCover, solutions) -> None:
         if n:
             out.write("\n")
         out.write("".join(" ".join(map(_entry, problem.option(k))) + "\n" for k in solution))
+
+
+def _print_trace(problem: ExactCover, choices: dict, events) -> None:
+    sys.stderr.write("".join(line + "\n" for line in tracing.lines(problem, events, choices)))
 
 
 def _entry(entry) -> str:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import threading
 import warnings
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -182,7 +183,8 @@ class ExactCover:
                   "option_items": ids, "option_colours": colours, "colours": tuple(colour_values),
                   "bounds": bounds, "_link_start": _frozen(link_start), "_link_items": _frozen(link_items),
                   "_link_colours": None if link_colours is None else _frozen(link_colours),
-                  "_prepared": {}, "_prepare_lock": threading.Lock(), "_local": threading.local()}
+                  "_prepared": {}, "_prepare_lock": threading.Lock(), "_local": threading.local(),
+                  "_seeded_copies": OrderedDict()}
         for name, value in fields.items():
             object.__setattr__(self, name, value)
 
@@ -209,6 +211,43 @@ class ExactCover:
                     prepared = engines.Prepared(engines.get(engine).for_problem(self), self)
                     self._prepared[engine] = prepared
         return prepared
+
+    def _seeded(self, seed: int) -> tuple[ExactCover, np.ndarray, np.ndarray]:
+        """This problem with its options and items in an order drawn from ``seed`` (numpy's PCG64),
+        and two maps back: option ``j`` of the copy is option ``order[j]`` of this one, item ``i``
+        is item ``item_order[i]``.
+
+        A search of the copy is a seeded search of this one: the options of every item are tried
+        in a random order (the copy lists them in that order) and ties between items with as few
+        options are broken at random (the copy lists primary items, and secondary items, in a
+        random order); entries keep their order within an option. The last few copies are kept,
+        so a seed used again costs nothing. Cost: linear in the size of the problem."""
+        seed = whole(seed, "seed")
+        with self._prepare_lock:
+            found = self._seeded_copies.get(seed)
+            if found is not None:
+                self._seeded_copies.move_to_end(seed)
+                return found
+        rng = np.random.default_rng(seed)
+        n, n1 = self.n_options, self.n_primary
+        order = rng.permutation(n).astype(np.int64)
+        item_order = np.concatenate([rng.permutation(n1), n1 + rng.permutation(self.n_items - n1)])
+        new_id = np.empty(self.n_items, np.int32)
+        new_id[item_order] = np.arange(self.n_items, dtype=np.int32)
+        lengths = np.diff(self.option_start)[order]
+        start = np.zeros(n + 1, np.int64)
+        np.cumsum(lengths, out=start[1:])
+        at = np.arange(start[-1]) + np.repeat(self.option_start[:-1][order] - start[:-1], lengths)
+        colours = None if self.option_colours is None else self.option_colours[at]
+        bounds = None if self.bounds is None else self.bounds[item_order[:n1]]
+        copy = ExactCover._from_ids([self.items[i] for i in item_order.tolist()], n1, start,
+                                    new_id[self.option_items[at]], colours, bounds, self.colours)
+        order.flags.writeable = item_order.flags.writeable = False
+        with self._prepare_lock:
+            self._seeded_copies[seed] = copy, order, item_order
+            while len(self._seeded_copies) > SEEDED_COPIES:
+                self._seeded_copies.popitem(last=False)
+        return copy, order, item_order
 
     @property
     def n_items(self) -> int:
@@ -252,7 +291,8 @@ class ExactCover:
         return (1, 1) if self.bounds is None else tuple(self.bounds[i].tolist())
 
     def search(self, *, limit: int | None = None, max_nodes: int | None = None,
-               engine: str = engines.DEFAULT) -> Search:
+               engine: str = engines.DEFAULT, seed: int | None = None,
+               trace: bool | Callable[[np.ndarray], None] = False) -> Search:
         """A search of this problem that pauses instead of ending: at ``limit`` solutions, at
         ``max_nodes`` nodes, on :meth:`Search.stop` or Ctrl-C, and can go on with
         :meth:`Search.resume`. Iterate it for solutions or call :meth:`Search.count`; close it (or
@@ -265,16 +305,31 @@ class ExactCover:
         ...     rest = run.resume(max_nodes=None).count()
         >>> first, status, first + rest, run.stats.nodes     # the pieces add up to the whole run
         (44, 'max_nodes', 92, 1049)
-        """
-        return Search(self, limit=limit, max_nodes=max_nodes, engine=engine)
 
-    def first(self, *, max_nodes: int | None = None, engine: str = engines.DEFAULT) -> tuple[int, ...] | None:
+        ``seed`` (a whole number) makes the search try options and break ties between items in a
+        random order drawn from it: the same seed, the same order; None (the default) is the
+        problem's own order, Knuth's. ``trace=True`` records every step of the run
+        (:attr:`Search.trace`, worded by :func:`dlx.tracing.lines`), or hands the steps to a
+        function as they come; the Dancing Links engine on a problem without colours or
+        multiplicities records traces (``"auto"`` then picks it).
+        """
+        return Search(self, limit=limit, max_nodes=max_nodes, engine=engine, seed=seed, trace=trace)
+
+    def first(self, *, max_nodes: int | None = None, engine: str = engines.DEFAULT,
+              seed: int | None = None) -> tuple[int, ...] | None:
         """The first solution found (option numbers, ascending), or None when there is none (or
-        none within ``max_nodes`` nodes: ``stats.status`` tells which)."""
-        return next(self.solutions(1, max_nodes=max_nodes, engine=engine), None)
+        none within ``max_nodes`` nodes: ``stats.status`` tells which). With a ``seed``, a random
+        solution of sorts: the first in the order that seed draws (see :meth:`search`).
+
+        >>> from dlx import problems
+        >>> queens = problems.queens(8)
+        >>> queens.first() == queens.first(seed=None), queens.first(seed=1) == queens.first(seed=1)
+        (True, True)
+        """
+        return next(self.solutions(1, max_nodes=max_nodes, engine=engine, seed=seed), None)
 
     def solutions(self, limit: int | None = None, *, max_nodes: int | None = None,
-                  engine: str = engines.DEFAULT) -> Search:
+                  engine: str = engines.DEFAULT, seed: int | None = None) -> Search:
         """Every solution, lazily, in the order the search finds them (at most ``limit``, and
         within a budget of ``max_nodes`` search nodes).
 
@@ -289,10 +344,10 @@ class ExactCover:
         >>> list(ec.solutions(limit=2))
         [(0, 1, 4), (0, 3)]
         """
-        return Search(self, limit=limit, max_nodes=max_nodes, engine=engine, close_at_end=True)
+        return Search(self, limit=limit, max_nodes=max_nodes, engine=engine, seed=seed, close_at_end=True)
 
     def count(self, limit: int | None = None, *, max_nodes: int | None = None,
-              engine: str = engines.DEFAULT) -> int:
+              engine: str = engines.DEFAULT, seed: int | None = None) -> int:
         """The number of solutions; counting stops at ``limit`` solutions or ``max_nodes`` search
         nodes. ``stats`` tells what it cost and whether the count is complete.
 
@@ -305,7 +360,7 @@ class ExactCover:
         >>> queens.count(), queens.stats.status
         (724, 'complete')
         """
-        with Search(self, limit=limit, max_nodes=max_nodes, engine=engine) as run:
+        with Search(self, limit=limit, max_nodes=max_nodes, engine=engine, seed=seed) as run:
             return run.count()
 
     def __len__(self) -> int:
@@ -327,6 +382,8 @@ class ExactCover:
             prepared.check()
 
 
+#: Seeded copies of a problem kept for reuse (each holds its engines' structures once searched).
+SEEDED_COPIES = 4
 #: Options are kept with int32 offsets (and the links with uint32 ones), so a problem holds fewer
 #: entries than this; more would wrap around, not fail.
 _MAX_ENTRIES = 2 ** 31

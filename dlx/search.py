@@ -12,13 +12,13 @@ from __future__ import annotations
 import operator
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import engines
+from . import engines, tracing
 from .engines.base import CLEANSINGS, NODES, PHASE, SOLUTIONS, STOP, UPDATES, Machine
 from .status import Status, of_code
 
@@ -117,11 +117,17 @@ class Search(Iterator[tuple[int, ...]]):
     """
 
     def __init__(self, problem: ExactCover, *, limit: int | None = None, max_nodes: int | None = None,
-                 engine: str = engines.DEFAULT, close_at_end: bool = False) -> None:
+                 engine: str = engines.DEFAULT, seed: int | None = None,
+                 trace: bool | Callable[[np.ndarray], None] = False, close_at_end: bool = False) -> None:
         self.problem = problem
+        # a seeded run searches a copy with the options and items in another order
+        self._searched, self._order, items = (problem, None, None) if seed is None else problem._seeded(seed)
+        if trace and engine == "auto":
+            engine = "dlx"
         self.engine_name = engines.resolve(engine, problem)
-        self._prepared = problem._prepare(self.engine_name)
+        self._prepared = self._searched._prepare(self.engine_name)
         self.engine = self._prepared.engine
+        self._trace = tracing.Recorder(self.engine, trace, self._order, items) if trace else None
         self._limit = _total(0, check_count(limit, "limit"))
         self._max_nodes = _total(0, check_count(max_nodes, "max_nodes"))
         self._close_at_end = close_at_end
@@ -148,11 +154,19 @@ class Search(Iterator[tuple[int, ...]]):
                            int(self._state[SOLUTIONS]), self.seconds, self._status,
                            int(self._state[CLEANSINGS]), self.engine_name)
 
+    @property
+    def trace(self) -> np.ndarray:
+        """The events a traced run (``trace=True``) has recorded so far, one row each:
+        ``(kind, level, a, b)`` as :mod:`dlx.tracing` describes; :func:`dlx.tracing.lines` words
+        them. Empty for a run that records none, or hands them to a function as they come."""
+        return np.zeros((0, 4), np.int64) if self._trace is None else self._trace.events()
+
     def applied(self) -> list[int]:
         """The options (numbers) this paused run has applied, in level order."""
         if self._structure is None:
             return []
-        return self.engine.applied(self._structure, self._machine)
+        done = self.engine.applied(self._structure, self._machine)
+        return done if self._order is None else self._order[done].tolist()
 
     def machine(self) -> Machine | None:
         """The kernel's state of this run while it holds a structure (for checks), else None."""
@@ -162,7 +176,7 @@ class Search(Iterator[tuple[int, ...]]):
         """Assert that this run's structure is exactly as the options it has applied make it
         (valid at any point the run is paused). A run that has ended holds no structure."""
         if self._structure is not None:
-            self.engine.check(self.problem, self._structure, self._machine)
+            self.engine.check(self._searched, self._structure, self._machine)
 
     # --- driving the kernel
 
@@ -176,8 +190,12 @@ class Search(Iterator[tuple[int, ...]]):
         started = time.perf_counter()
         try:
             while found < want and self._status == Status.RUNNING:
-                found += self.engine.advance(self._structure, self._machine, want - found,
-                                             self._max_nodes, WORK, out, ends)
+                if self._trace is None:
+                    found += self.engine.advance(self._structure, self._machine, want - found,
+                                                 self._max_nodes, WORK, out, ends)
+                else:
+                    found += self._trace.advance(self._structure, self._machine, want - found,
+                                                 self._max_nodes, WORK, out, ends)
                 if self._state[PHASE] != Status.RUNNING.code or (ends.size and found):
                     break
         finally:
@@ -224,7 +242,9 @@ class Search(Iterator[tuple[int, ...]]):
             # from the counter, not the return value: an interrupt must not lose solutions found
             found = int(self._state[SOLUTIONS]) - before
             ends = self._ends[:found].tolist()
-            out = self._out
+            out = self._out[:ends[-1] if ends else 0]
+            if self._order is not None:
+                out = self._order[out]
             self._found.extend(tuple(sorted(out[a:b].tolist())) for a, b in zip([0, *ends], ends))
 
     def count(self) -> int:

@@ -17,8 +17,11 @@ class Counts:
     updates: int = 0
 
 
-def algorithm_x(options, primary, secondary=(), counts=None):
-    """Yield every solution (sorted tuple of option indices), in DLX1's order."""
+def algorithm_x(options, primary, secondary=(), counts=None, events=None):
+    """Yield every solution (sorted tuple of option indices), in DLX1's order. ``events``, a list,
+    receives the trace DLX1 records (dlx.tracing): ``(kind, level, a, b)`` per step."""
+    from dlx.tracing import BACKUP, CHOOSE, DEAD, SOLUTION, TRY
+    events = [] if events is None else events
     options = [list(option) for option in options]
     counts = Counts() if counts is None else counts
     items = list(primary) + list(secondary)
@@ -32,10 +35,14 @@ def algorithm_x(options, primary, secondary=(), counts=None):
 
     def search(uncovered, live, chosen):
         counts.nodes += 1
+        level = len(chosen)
         best = min(uncovered, key=lambda item: (sum(k in live for k in has[item]), primary.index(item)))
         tries = [k for k in has[best] if k in live]
+        events.append((CHOOSE, level, items.index(best), len(tries)) if tries else
+                      (DEAD, level, items.index(best), 0))
         live = cover(best, live)
-        for k in tries:
+        for j, k in enumerate(tries, 1):
+            events.append((TRY, level, k, j))
             rest = live
             for item in options[k]:
                 if item != best:
@@ -45,7 +52,13 @@ def algorithm_x(options, primary, secondary=(), counts=None):
                 yield from search(left, rest, chosen + [k])
             else:
                 counts.nodes += 1
+                solved[0] += 1
+                events.append((SOLUTION, level + 1, solved[0], 0))
                 yield tuple(sorted(chosen + [k]))
+        if tries:
+            events.append((BACKUP, level, items.index(best), 0))
+
+    solved = [0]
 
     yield from search(set(primary), set(range(len(options))), [])
 

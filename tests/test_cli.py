@@ -121,3 +121,37 @@ def test_bad_stdin_names_the_line():
     bad = run_dlx("-", stdin="a b\na\nb zz\n")
     assert bad.returncode == 1 and bad.stdout == ""
     assert "dlx: error: <stdin>, line 3: unknown item 'zz'" in bad.stderr
+
+
+def test_trace_prints_every_step_on_stderr(capsys):
+    assert main([str(EXAMPLES / "knuth.dlx"), "--trace", "--stats"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == "c e\na d f\nb g\n"
+    steps = captured.err.splitlines()
+    assert steps[0] == "L0: choose a (2 options)"
+    assert steps[1] == "L0: try 1 of 2: a d g"
+    assert "L3: solution 1" in steps
+    assert steps[-2] == "L0: backtrack from a"
+    # a node per choice, dead end and solution, as --stats counts them
+    nodes = sum(" choose " in s or "dead end" in s or "solution " in s for s in steps[:-1])
+    assert f"{nodes} nodes" in steps[-1]
+
+
+def test_seed_reorders_the_search_not_its_answers(capsys):
+    queens = str(EXAMPLES / "queens8.dlx")
+    assert main([queens, "--limit", "1"]) == 0
+    plain = capsys.readouterr().out
+    firsts = set()
+    for seed in range(6):
+        assert main([queens, "--limit", "1", "--seed", str(seed)]) == 0
+        firsts.add(capsys.readouterr().out)
+        assert main([queens, "--count", "--seed", str(seed)]) == 0
+        assert capsys.readouterr().out == "92\n"
+    assert len(firsts) > 2
+    assert main([queens, "--limit", "1", "--seed", "5"]) == 0
+    assert capsys.readouterr().out in firsts and plain
+
+
+def test_trace_needs_dlx1(capsys):
+    assert main([str(EXAMPLES / "knuth.dlx"), "--trace", "--engine", "cells"]) == 1
+    assert "a trace is recorded by the dlx engine" in capsys.readouterr().err

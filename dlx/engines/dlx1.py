@@ -26,6 +26,8 @@ from .base import LEVEL, NODES, PHASE, SOLUTIONS, STATE_SIZE, STEP, STOP, UPDATE
 from .links import COVERED, ZERO, Links, cover, cover_others, option_of, uncover, uncover_others
 
 FORWARD, ADVANCE, RECOVER, BACKUP = 0, 1, 2, 3
+#: The kinds of event a traced search records (dlx.tracing words them).
+CHOOSE_EVENT, TRY_EVENT, DEAD_EVENT, SOLUTION_EVENT, BACKUP_EVENT = 1, 2, 3, 4, 5
 
 #: The item choice: first a quick walk along the active items that stops at an item with one
 #: option; after ``QUICK_SCAN`` items, when there are at most ``FLAT_SCAN`` primary items, one
@@ -67,7 +69,18 @@ def new_state(n_primary: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 @njit(cache=True, nogil=True)
-def search(L, choice, state, want, max_nodes, work, early, out, ends, counting=True):
+def event(trace, kind, level, a, b):
+    """Record one event of a traced search (see :mod:`dlx.tracing`)."""
+    at = 1 + 4 * trace[0]
+    trace[at] = kind
+    trace[at + 1] = level
+    trace[at + 2] = a
+    trace[at + 3] = b
+    trace[0] += 1
+
+
+@njit(cache=True, nogil=True)
+def search(L, choice, state, want, max_nodes, work, early, out, ends, counting=True, trace=None):
     """Run until ``want`` more solutions have been visited, the tree is exhausted, the node count
     reaches ``max_nodes``, ``state[STOP]`` is set, or about ``work`` updates are spent; returns how
     many solutions this call visited. ``state[PHASE]`` says which (a status code: RUNNING, COMPLETE,
@@ -91,6 +104,10 @@ def search(L, choice, state, want, max_nodes, work, early, out, ends, counting=T
     Where updates per node are many, keeping ``length[0]`` costs more than it saves: with
     ``counting`` false (see :func:`scanning_search`) the search scans every item instead, and counts
     ``length[0]`` afresh before it returns; either way it chooses the same item.
+
+    ``trace`` (see :func:`traced_search`), when given, receives an event per step: the item chosen
+    and its options, each option tried, dead ends, solutions and backtracks. Without it numba
+    compiles the search with none of that code.
     """
     llink, rlink, length, top, ulink, dlink, n1 = L
     phase = state[PHASE]
@@ -124,10 +141,14 @@ def search(L, choice, state, want, max_nodes, work, early, out, ends, counting=T
             if nodes >= max_nodes:
                 phase = st.MAX_NODES
                 break
+            if trace is not None and (trace.size - 1) // 4 - trace[0] < level + 4:
+                break       # room for the events up to the next FORWARD: backups, a try, a choice
             nodes += 1
             if rlink[ZERO] == ZERO:
                 # every primary item is covered: visit the solution of levels 0..level-1
                 found += 1
+                if trace is not None:
+                    event(trace, SOLUTION_EVENT, level, state[SOLUTIONS] + found, 0)
                 if record:
                     for l in range(level):
                         out[used + l] = option_of(choice[l], top)
@@ -141,6 +162,11 @@ def search(L, choice, state, want, max_nodes, work, early, out, ends, counting=T
                 # an active primary item has no options left: DLX1 would choose it, cover it (one
                 # update) and back up at once; do the same without the scan and the cover
                 updates += 1
+                if trace is not None:
+                    k = rlink[ZERO]
+                    while length[k] != 0:
+                        k = rlink[k]
+                    event(trace, DEAD_EVENT, level, np.int64(k) - 1, 0)
                 step = BACKUP
                 continue
             # with the count, every active primary item has an option, so the first with just one
@@ -172,8 +198,12 @@ def search(L, choice, state, want, max_nodes, work, early, out, ends, counting=T
                         k = rlink[k]
             if t == 0:
                 updates += 1      # a dead end, as above
+                if trace is not None:
+                    event(trace, DEAD_EVENT, level, np.int64(best) - 1, 0)
                 step = BACKUP
                 continue
+            if trace is not None:
+                event(trace, CHOOSE_EVENT, level, np.int64(best) - 1, t)
             updates += cover(best, L, counting)
             cur = dlink[best]
             choice[level] = cur
@@ -182,9 +212,18 @@ def search(L, choice, state, want, max_nodes, work, early, out, ends, counting=T
             step = ADVANCE
         elif step == ADVANCE:
             if cur == best:
+                if trace is not None:
+                    event(trace, BACKUP_EVENT, level, np.int64(best) - 1, 0)
                 uncover(best, L, counting)
                 step = BACKUP
                 continue
+            if trace is not None:
+                k = 1
+                x = ulink[cur]
+                while x != best:
+                    k += 1
+                    x = ulink[x]
+                event(trace, TRY_EVENT, level, option_of(cur, top), k)
             updates += cover_others(cur, L, counting)
             level += 1
             step = FORWARD
@@ -222,6 +261,16 @@ def scanning_search(L, choice, state, want, max_nodes, work, early, out, ends, c
     """:func:`search` without ``length[0]``: ``counting`` reaches it as a constant False, so numba
     compiles a version whose dancing loops do not keep the count."""
     return search(L, choice, state, want, max_nodes, work, early, out, ends, counting)
+
+
+@njit(cache=True, nogil=True)
+def traced_search(L, choice, state, want, max_nodes, work, out, ends, trace):
+    """:func:`search` recording its steps into ``trace`` (int64): ``trace[0]`` counts the events
+    recorded, event ``e`` is ``trace[1 + 4*e : 5 + 4*e]`` = (kind, level, a, b) as
+    :mod:`dlx.tracing` describes. The search pauses (phase still RUNNING) when the next node's
+    events might not fit; the caller empties the trace (``trace[0] = 0``) and calls again. Nodes,
+    updates and choices are those of the untraced search."""
+    return search(L, choice, state, want, max_nodes, work, False, out, ends, True, trace)
 
 
 @njit(cache=True, nogil=True)
@@ -273,7 +322,10 @@ class DLX1:
     def start(self, structure: Links) -> Machine:
         return Machine(*new_state(int(structure.n1)))
 
-    def advance(self, structure, machine, want, max_nodes, work, out, ends) -> int:
+    def advance(self, structure, machine, want, max_nodes, work, out, ends, trace=None) -> int:
+        if trace is not None:
+            return traced_search(structure, machine.choice, machine.state, want, max_nodes, work, out,
+                                 ends, trace)
         run = search if keeps_count(structure, machine.state) else scanning_search
         return run(structure, machine.choice, machine.state, want, max_nodes, work, False, out, ends)
 
