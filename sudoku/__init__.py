@@ -13,7 +13,9 @@ from dlx._lazy import loader
 
 #: The public names and their modules, loaded on first use (as dlx's are).
 _WHERE = {"PuzzleError": "grid", "parse": "grid", "pretty": "grid", "Result": "solver", "count": "solver",
-          "is_unique": "solver", "solve": "solver", "solve_all": "solver", "solve_many": "solver"}
+          "is_unique": "solver", "solve": "solver", "solve_all": "solver", "solve_many": "solver",
+          "generate": "generator", "shuffle": "transform", "Rating": "rating", "rate": "rating",
+          "rate_all": "rating", "explain": "explainer"}
 
 __all__ = sorted(_WHERE, key=str.lower)
-__getattr__, __dir__ = loader(__name__, _WHERE, ("cli", "encode", "grid", "solver"))
+__getattr__, __dir__ = loader(__name__, _WHERE, ("cli", "encode", "explainer", "generator", "grid", "rating", "solver", "transform"))

@@ -42,3 +42,31 @@ def batch(n: int) -> dlx.Batch:
     """The reusable solver for puzzles of box size ``n``: one group of ``N`` options per cell."""
     size = n * n
     return dlx.Batch(problem(n), [size] * (size * size))
+
+
+def placement(name: str) -> tuple[str, int, int]:
+    """What an item of :func:`problem` names: ``("cell", r, c)`` for ``p<r><c>``, else ``(unit,
+    i, d)`` with unit "row", "column" or "box", its number ``i`` and the digit ``d`` (from 0 and 1)."""
+    kind, first, second = name[0], _NAMES.index(name[1]), name[2]
+    if kind == "p":
+        return "cell", first, _NAMES.index(second)
+    return {"r": "row", "c": "column", "b": "box"}[kind], first, SYMBOLS.index(second) + 1
+
+
+def remaining(values) -> tuple[dlx.ExactCover | None, list[tuple[int, int]]]:
+    """The exact-cover problem of what is left of a puzzle (``values`` as :func:`sudoku.grid.parse`
+    gives): the items its givens do not cover and the options they do not rule out, named as in
+    :func:`problem`; and the ``(cell, digit)`` of each option. None when no cell is empty. The
+    givens must not clash (see :func:`sudoku.grid.clashes`)."""
+    values = values.tolist()
+    size = round(len(values) ** 0.5)
+    n = round(size ** 0.5)
+    full = problem(n)
+    taken = {item for cell, d in enumerate(values) if d for item in full.option(cell * size + d - 1)}
+    kept = [(cell, d) for cell in range(size * size) if not values[cell] for d in range(1, size + 1)
+            if not taken.intersection(full.option(cell * size + d - 1))]
+    primary = [item for item in full.items if item not in taken]
+    if not primary:
+        return None, []
+    options = [full.option(cell * size + d - 1) for cell, d in kept]
+    return dlx.ExactCover(options, primary=primary), kept
