@@ -19,7 +19,7 @@ import numpy as np
 from . import engines
 from .engines.batch import ROW, Scratch
 from .model import ExactCover, ProblemError
-from .search import WORK, check_count
+from .search import UNLIMITED, WORK, check_count, whole
 from .status import INVALID, MAX_NODES, NO_SOLUTION, SOLVED, STOPPED, Status, of_code
 
 __all__ = ["INVALID", "MAX_NODES", "NO_SOLUTION", "SOLVED", "STOPPED", "Batch", "BatchResult"]
@@ -132,6 +132,71 @@ class Batch:
                 self.engine.restore(structure, prepared.pristine)
             prepared.release(structure)
         return result
+
+    def reduce(self, row, units: Sequence[Sequence[int]] | None = None, *, keep: int = 0,
+               minimal: bool = True) -> np.ndarray:
+        """``row`` with values taken away while it keeps exactly one solution: the groups of each
+        unit of ``units`` (default: every group alone, in order) go together, in the order given,
+        if the row without them still has one solution; else they stay for good (taking more away
+        only adds solutions). So the result is *minimal*: no unit can go. It stops at ``keep``
+        values, and with ``minimal=False`` at the first unit that has to stay. This is how
+        puzzles are made: a solution as the row, then its values taken away in a random order.
+
+        >>> from dlx import problems
+        >>> batch = Batch(problems.queens(4), [4, 4, 4, 4])
+        >>> batch.reduce([2, 4, 1, 3]).tolist()          # one queen fixes the other three
+        [0, 0, 0, 3]
+
+        A row without exactly one solution is a ValueError (so is a value out of range). Cost:
+        one kernel call with the Dancing Links engine, a search per unit: every value stays
+        selected between searches, so that none is selected again for each test.
+        """
+        values = self._values(np.asarray(row)[None, :])[0].copy()
+        if units is None:
+            units = [[j] for j in range(self.n_groups)]
+        flat = np.array([whole(j, "a group number") for unit in units for j in unit], dtype=np.int64)
+        if flat.size and (flat.max() >= self.n_groups or np.unique(flat).size != flat.size):
+            raise ValueError(f"units must name each group (0 to {self.n_groups - 1}) at most once")
+        ends = np.cumsum([len(unit) for unit in units], dtype=np.int64)
+        keep = whole(keep, "keep")
+        reducer = getattr(self.engine, "reduce_row", None)
+        if reducer is None:
+            count = self._reduce(values, flat, ends, keep, minimal)
+        else:
+            prepared = self._prepared
+            structure = prepared.acquire()
+            try:
+                count = reducer(structure, self._scratch(), self.first_node, self.group_start, values, flat,
+                                ends, keep, bool(minimal))
+            finally:
+                prepared.release(structure)
+        if count != 1:
+            why = {-1: "its values clash", 0: "it has no solution"}.get(count, "it has more than one solution")
+            raise ValueError(f"only a row with exactly one solution can be reduced: {why}")
+        return values
+
+    def _reduce(self, values: np.ndarray, units: np.ndarray, ends: np.ndarray, keep: int, minimal: bool) -> int:
+        """:meth:`reduce` one search per call, for engines without a kernel of their own for it."""
+        first = self._solve(values[None, :], 2, UNLIMITED, None)
+        if first.status[0] == INVALID:
+            return -1
+        if first.counts[0] != 1:
+            return int(first.counts[0])
+        given = int(np.count_nonzero(values))
+        for unit in np.split(units, ends[:-1]):
+            if given <= keep:
+                break
+            size = int(np.count_nonzero(values[unit]))
+            if size == 0:
+                continue
+            trial = values.copy()
+            trial[unit] = 0
+            if given - size >= keep and self._solve(trial[None, :], 2, UNLIMITED, None).counts[0] == 1:
+                values[:] = trial
+                given -= size
+            elif not minimal and given - size >= keep:
+                break
+        return 1
 
     def _scratch(self) -> Scratch:
         """This thread's scratch arrays, made on its first call and reused after (one puzzle a call

@@ -4,6 +4,7 @@ import threading
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 from naive import Counts, algorithm_x, brute_force
 from support import batches
 
@@ -134,4 +135,70 @@ def test_threads_share_a_batch():
     for t in threads:
         t.join()
     assert got == [want] * 60 and sum(want) == 352
+    batch.problem.check()
+
+
+def greedy_reference(covers, starts, values, units, keep, minimal):
+    """Batch.reduce by the definition: each unit goes if the row without it still has one cover."""
+    def count(row):
+        selected = {starts[j] + v - 1 for j, v in enumerate(row) if v}
+        return sum(selected <= set(s) for s in covers)
+    values = list(values)
+    given = sum(v > 0 for v in values)
+    for unit in units:
+        if given <= keep:
+            break
+        size = sum(values[j] > 0 for j in unit)
+        if size == 0:
+            continue
+        trial = [0 if j in unit else v for j, v in enumerate(values)]
+        if given - size >= keep and count(trial) == 1:
+            values, given = trial, given - size
+        elif not minimal and given - size >= keep:
+            break
+    return values, count
+
+
+@settings(max_examples=300, deadline=None)
+@given(batches(), st.randoms(use_true_random=False), st.integers(0, 3), st.booleans())
+def test_reduce_is_the_greedy_reference(case, random, keep, minimal):
+    primary, secondary, options, sizes, rows, _ = case
+    ec = ExactCover(options, primary=primary, secondary=secondary)
+    covers = brute_force(options, primary, secondary)
+    starts = np.concatenate([[0], np.cumsum(sizes)])
+    groups = list(range(len(sizes)))
+    random.shuffle(groups)
+    units, k = [], 0
+    while k < len(groups):
+        step = random.randint(1, 2)
+        units.append(groups[k:k + step])
+        k += step
+    for row in rows:
+        answer = Batch(ec, sizes).solve([row], 1).answers[0].tolist()
+        expected, count = greedy_reference(covers, starts, answer, units, keep, minimal)
+        for engine in ("dlx", "cells"):
+            batch = Batch(ec, sizes, engine=engine)
+            if count(answer) != 1:
+                with pytest.raises(ValueError, match="exactly one solution"):
+                    batch.reduce(answer, units, keep=keep, minimal=minimal)
+            else:
+                assert batch.reduce(answer, units, keep=keep, minimal=minimal).tolist() == expected
+                assert count(expected) == 1
+            ec.check()
+
+
+def test_reduce_refuses_clashes_and_bad_units():
+    batch = Batch(problems.queens(4), [4, 4, 4, 4])
+    with pytest.raises(ValueError, match="its values clash"):
+        batch.reduce([1, 1, 0, 0])
+    with pytest.raises(ValueError, match="no solution"):
+        batch.reduce([1, 0, 0, 0])
+    with pytest.raises(ValueError, match="more than one solution"):
+        batch.reduce([0, 0, 0, 0])
+    with pytest.raises(ValueError, match="at most once"):
+        batch.reduce([2, 4, 1, 3], [[0], [0]])
+    with pytest.raises(ValueError, match="at most once"):
+        batch.reduce([2, 4, 1, 3], [[4]])
+    assert batch.reduce([2, 4, 1, 3], [[3, 2], [1]]).tolist() == [2, 0, 0, 0]    # group 0 in no unit
+    assert batch.reduce([2, 4, 1, 3], keep=3).tolist() == [0, 4, 1, 3]
     batch.problem.check()

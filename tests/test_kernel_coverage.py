@@ -28,6 +28,10 @@ PROPERTY_TESTS = [
     "tests/test_colours.py::test_batch_matches_brute_force",
     "tests/test_colours.py::test_a_stopped_run_resumes_to_the_same_figures",
     "tests/test_cells.py",
+    "tests/test_trace.py::test_trace_is_the_references_steps",
+    "tests/test_trace.py::test_a_full_buffer_pauses_the_kernel_and_loses_nothing",
+    "tests/test_batch.py::test_reduce_is_the_greedy_reference",
+    "tests/test_batch.py::test_reduce_refuses_clashes_and_bad_units",
 ]
 
 

@@ -12,7 +12,7 @@ from numba import njit
 from .. import status as st
 from . import cells, dlx3
 from .base import NODES, PHASE, UPDATES
-from .dlx1 import search
+from .dlx1 import search, unwind
 from .links import ZERO, deselect, restore, select
 
 # indices into ``where``: the row being solved, how far it got, how many options it selected
@@ -280,3 +280,118 @@ def solve_batch_cells(C, first_node, group_start, option_group, option_value, ro
     where[ROW] = r
     where[STAGE] = stage
     return r == n_rows
+
+
+@njit(cache=True, nogil=True)
+def _push(u, units, unit_ends, row, first_node, group_start, L, stack, sp):
+    """Select the options of unit ``u`` of ``row`` (its groups with a value) onto ``stack`` from
+    ``sp``; returns how many, or -1 (with none left selected) when one clashes."""
+    pushed = 0
+    for k in range(unit_ends[u - 1] if u else 0, unit_ends[u]):
+        j = units[k]
+        if row[j] == 0:
+            continue
+        x = first_node[group_start[j] + row[j] - 1]
+        if select(x, L) < 0:
+            for _ in range(pushed):
+                deselect(stack[sp + pushed - 1], L)
+                pushed -= 1
+            return -1
+        stack[sp + pushed] = x
+        pushed += 1
+    return pushed
+
+
+@njit(cache=True, nogil=True)
+def _pop(n, L, stack, sp):
+    """Deselect the top ``n`` options of ``stack`` (in the reverse order of selection)."""
+    for _ in range(n):
+        sp -= 1
+        deselect(stack[sp], L)
+    return sp
+
+
+@njit(cache=True, nogil=True)
+def _count2(L, choice, state):
+    """Solutions of what is selected, up to 2; the links are as they were after."""
+    state[:] = 0
+    none = np.zeros(0, np.int32)
+    found = search(L, choice, state, 2, np.int64(1) << 62, np.int64(1) << 62, False, none, none)
+    if state[PHASE] != st.COMPLETE:
+        unwind(L, choice, state)
+    return found
+
+
+@njit(cache=True, nogil=True)
+def reduce_row(L, first_node, group_start, row, units, unit_ends, keep, minimal, choice, state, stack,
+               fixed):
+    """Take the values of ``row`` away, unit by unit (unit ``u`` is the groups
+    ``units[unit_ends[u-1]:unit_ends[u]]``), in unit order, keeping each removal that leaves exactly
+    one solution, and stopping at ``keep`` values (or, unless ``minimal``, at the first unit that
+    has to stay). ``row`` is changed in place. Returns the solutions of the row as given, up to 2
+    (the row is reduced only when that is 1), or -1 when its values clash.
+
+    Every value stays selected between tests, so a test costs a search, not a row's selection:
+    the units wait on the stack in reverse order (unit ``t`` on top when its turn comes), under
+    the units that had to stay, which are selected again on top after each removal. The links are
+    as built when it returns. ``stack`` holds a node per group, ``fixed`` a unit number per unit.
+    """
+    n_groups = row.size
+    n_units = unit_ends.size
+    in_unit = np.zeros(n_groups, np.bool_)
+    for k in range(units.size):
+        in_unit[units[k]] = True
+    sp = 0
+    given = 0
+    clash = False
+    for j in range(n_groups):
+        if row[j] == 0:
+            continue
+        given += 1
+        if not in_unit[j]:
+            x = first_node[group_start[j] + row[j] - 1]
+            if select(x, L) < 0:
+                clash = True
+                break
+            stack[sp] = x
+            sp += 1
+    sizes = np.zeros(n_units, np.int64)
+    if not clash:
+        for u in range(n_units - 1, -1, -1):
+            pushed = _push(u, units, unit_ends, row, first_node, group_start, L, stack, sp)
+            if pushed < 0:
+                clash = True
+                break
+            sizes[u] = pushed
+            sp += pushed
+    if clash:
+        _pop(sp, L, stack, sp)
+        return -1
+    count = _count2(L, choice, state)
+    if count != 1:
+        _pop(sp, L, stack, sp)
+        return count
+    n_fixed = 0
+    on_top = 0        # nodes of the units that stay, above the unit whose turn it is
+    for t in range(n_units):
+        if given <= keep:
+            break
+        size = sizes[t]
+        if size == 0:
+            continue
+        sp = _pop(on_top + size, L, stack, sp)
+        for f in range(n_fixed):
+            sp += _push(fixed[f], units, unit_ends, row, first_node, group_start, L, stack, sp)
+        if given - size >= keep and _count2(L, choice, state) == 1:
+            for k in range(unit_ends[t - 1] if t else 0, unit_ends[t]):
+                row[units[k]] = 0
+            given -= size
+        else:
+            sp += _push(t, units, unit_ends, row, first_node, group_start, L, stack, sp)
+            fixed[n_fixed] = t
+            n_fixed += 1
+            on_top += size
+            if not minimal and given - size >= keep:
+                break
+    _pop(sp, L, stack, sp)
+    return 1
