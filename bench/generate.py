@@ -56,7 +56,7 @@ def minimal_share(puzzles: list[str]) -> float:
 def describe(name: str, puzzles: list[str]) -> str:
     givens = [81 - p.count(".") for p in puzzles]
     unique = sum(r.count == 1 for r in sudoku.solve_all(puzzles, limit=2, jobs=1)) / len(puzzles)
-    ratings = [r for r in sudoku.rate_all(puzzles)]
+    ratings = list(sudoku.rate_all(puzzles, jobs=1))
     scores = [r.score for r in ratings if not isinstance(r, Exception)]
     levels = {}
     for r in ratings:

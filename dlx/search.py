@@ -112,7 +112,9 @@ class Search(Iterator[tuple[int, ...]]):
     (and, closing itself when it ends, by :meth:`ExactCover.solutions`).
 
     ``stats`` is this run's own; nodes, updates and solutions of the pieces of a paused and resumed
-    run add up exactly to those of one uninterrupted run. Cost: a few microseconds to start (the
+    run add up exactly to those of one uninterrupted run. A run with a ``seed`` searches a reordered
+    copy of the problem (:meth:`ExactCover._seeded`) and speaks the problem's option numbers; one
+    with ``trace`` records its steps (:mod:`dlx.tracing`). Cost: a few microseconds to start (the
     engine's structure is built once per problem), then the search itself.
     """
 

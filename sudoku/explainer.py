@@ -50,12 +50,12 @@ def steps(puzzle) -> tuple[list[Step], str | None]:
         found = next(run, None)
         events = run.trace.tolist()
     words = [encode.placement(name) for name in problem.items]
+    index = {name: i for i, name in enumerate(problem.items)}
+    option_items = [frozenset(index[name] for name in problem.option(k)) for k in range(problem.n_options)]
     options_of: dict[int, list[int]] = {}
-    for k in range(problem.n_options):
-        for name in problem.option(k):
-            options_of.setdefault(problem.items.index(name), []).append(k)
-    option_items = [frozenset(problem.items.index(name) for name in problem.option(k))
-                    for k in range(problem.n_options)]
+    for k, items in enumerate(option_items):
+        for i in sorted(items):
+            options_of.setdefault(i, []).append(k)
     applied: list[int] = []          # the option at each level, as the search stands
     chosen: dict[int, tuple[int, tuple]] = {}     # level -> (item, its options when chosen)
     out: list[Step] = []
