@@ -322,7 +322,7 @@ def _parser() -> argparse.ArgumentParser:
     generate.add_argument("--symmetric", action="store_true", help="givens symmetric under a half turn")
     generate.add_argument("--clues", type=_NATURAL, metavar="K", help="stop at K givens (drawing grids until one gets there)")
     generate.add_argument("--difficulty", choices=list(LEVELS), help="only puzzles rated at this level")
-    generate.add_argument("--size", type=_POSITIVE, default=3, metavar="n", help="box size: 2 (4x4) to 5 (25x25); default 3")
+    generate.add_argument("--size", type=_POSITIVE, default=3, metavar="n", help="box size: 2 (4x4) to 4 (16x16); default 3")
     generate.add_argument("--quick", action="store_true", help="stop at the first given that must stay (not minimal)")
     generate.add_argument("--tries", type=_POSITIVE, default=1000, metavar="T",
                           help="grids drawn per puzzle at most, for --clues and --difficulty (default %(default)s)")

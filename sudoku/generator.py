@@ -27,8 +27,8 @@ def generate(*, seed: int | None = None, symmetric: bool = False, minimal: bool 
     """A new puzzle with exactly one solution, as one line.
 
     ``seed`` draws everything (the same seed, the same puzzle; None: a fresh draw). ``size`` is the
-    box size: 2 (4x4) to 5 (25x25). With ``minimal`` (the default) no single given can be taken away
-    without losing uniqueness; with ``symmetric``, givens come and go in pairs symmetric under a
+    box size: 2 (4x4) to 4 (16x16, about half a second). With ``minimal`` (the default) no single
+    given can be taken away without losing uniqueness; with ``symmetric``, givens come and go in pairs symmetric under a
     half turn (minimal then means no such pair can go). ``clues=K`` stops at ``K`` givens (the puzzle
     then need not be minimal), drawing new grids until one gets there, at most ``tries``;
     ``minimal=False`` stops at the first given that cannot go (quicker, more givens).
@@ -42,8 +42,9 @@ def generate(*, seed: int | None = None, symmetric: bool = False, minimal: bool 
     Cost: about 2.5 ms for a minimal 9x9 puzzle (one search per cell, in one kernel call).
     """
     size = whole(size, "size", 2)
-    if size > 5:
-        raise ValueError(f"size is the box size, 2 (4x4) to 5 (25x25), not {size}")
+    if size > 4:
+        raise ValueError(f"size is the box size, 2 (4x4) to 4 (16x16), not {size} (on 25x25 grids the "
+                         "uniqueness searches of the removals take minutes)")
     cells = size ** 4
     if clues is not None:
         clues = whole(clues, "clues")

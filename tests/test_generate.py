@@ -86,7 +86,7 @@ def test_difficulty_is_rated_so():
     assert sudoku.rate(puzzle).level == "medium" and sudoku.count(puzzle, limit=2) == 1
 
 
-@pytest.mark.parametrize("bad, message", [({"size": 6}, "box size"), ({"size": 1}, "size"),
+@pytest.mark.parametrize("bad, message", [({"size": 5}, "box size"), ({"size": 1}, "size"),
                                           ({"clues": 82}, "81 cells"), ({"difficulty": "hardest"}, "levels are"),
                                           ({"seed": -1}, "")])
 def test_generate_refuses_bad_arguments(bad, message):
