@@ -6,7 +6,6 @@ import os
 import sys
 import warnings
 from collections.abc import Callable
-from functools import partial
 from typing import NoReturn
 
 # A command never multiplies matrices: numpy's BLAS thread pool would only burn CPU at start-up.
@@ -26,15 +25,16 @@ ERROR, OUT_OF_NODES, INTERRUPTED = 1, 3, 130
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    run = None
+    run = tracer = None
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             problem = read_dlx(args.file)
         for warning in caught:
             print(f"dlx: warning: {warning.message}", file=sys.stderr)
+        tracer = _Tracer(problem)
         try:
-            trace = False if not args.trace else partial(_print_trace, problem, {})
+            trace = False if not args.trace else tracer
             run = problem.search(limit=args.limit, max_nodes=args.max_nodes, engine=args.engine,
                                  seed=args.seed, trace=trace)
         except ValueError as e:        # the engine asked for cannot take this problem
@@ -55,6 +55,8 @@ def main(argv: list[str] | None = None) -> int:
         return ERROR
     except KeyboardInterrupt:
         sys.stdout.flush()
+        if tracer is not None and tracer.midline:
+            sys.stderr.write("\n")         # a trace line cut short by the interrupt
         done = "before the search began" if run is None else _so_far(run)
         print(f"dlx: interrupted {done}", file=sys.stderr)
         return INTERRUPTED
@@ -161,8 +163,18 @@ def print_solutions(problem: ExactCover, solutions) -> None:
         out.write("".join(" ".join(map(_entry, problem.option(k))) + "\n" for k in solution))
 
 
-def _print_trace(problem: ExactCover, choices: dict, events) -> None:
-    sys.stderr.write("".join(line + "\n" for line in tracing.lines(problem, events, choices)))
+class _Tracer:
+    """Prints a run's trace on stderr as the events come; knows whether a line was cut short."""
+
+    def __init__(self, problem: ExactCover) -> None:
+        self.problem = problem
+        self.choices: dict[int, int] = {}
+        self.midline = False
+
+    def __call__(self, events) -> None:
+        self.midline = True
+        sys.stderr.write("".join(line + "\n" for line in tracing.lines(self.problem, events, self.choices)))
+        self.midline = False
 
 
 def _entry(entry) -> str:

@@ -334,7 +334,7 @@ def _parser() -> argparse.ArgumentParser:
         description="Print the search for a puzzle's solution in its own words: forced moves (a cell "
                     "with one digit left, a digit with one place left in a row, column or box), "
                     "guesses with their alternatives, dead ends and backtracks, then the grid.",
-        epilog=f"Example: sudoku explain 4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4...... "
+        epilog="Example: sudoku explain 4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4...... "
                f"Exit status: 0, or {FAILED} when the puzzle cannot be read or its givens clash.")
     explain.add_argument("puzzle", help="the puzzle (one line), or - to read it from standard input")
     explain.add_argument("--full", action="store_true", help="every step, however many")

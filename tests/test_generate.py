@@ -301,3 +301,12 @@ def test_explain_command(capsys, monkeypatch):
         sudoku.pretty(INKALA_SOLUTION).split("\n")[-1])
     assert main(["explain", "1.3"]) == 1
     assert "wrong length" in capsys.readouterr().err
+
+
+def test_explain_reads_standard_input(capsys, monkeypatch):
+    class Stdin:
+        def __init__(self, text):
+            self.buffer = __import__("io").BytesIO(text.encode())
+    monkeypatch.setattr("sys.stdin", Stdin("# a comment\n1...|..3.|.4..|...2\n"))
+    assert main(["explain", "-"]) == 0
+    assert capsys.readouterr().out.startswith("1. r1c4 can only be 4\n")

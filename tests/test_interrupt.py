@@ -46,3 +46,30 @@ def test_sudoku_count_of_an_empty_grid_stops_on_sigint(jobs):
     assert status == 130
     assert err == "sudoku: interrupted after 0 puzzles (0 solved, 0 no solution, 0 invalid; 0 nodes)\n"
     assert seconds < 1.5
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_sudoku_generate_stops_on_sigint():
+    child = subprocess.Popen([sys.executable, "-m", "sudoku", "generate", "1000000", "--quiet"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert len(child.stdout.readline()) == 82                       # the first puzzle is out
+    child.send_signal(signal.SIGINT)
+    sent = time.perf_counter()
+    out, err = child.communicate(timeout=30)
+    assert child.returncode == 130 and time.perf_counter() - sent < 1.5
+    assert err.count("\n") == 1 and err.startswith("sudoku: interrupted after ") and err.endswith(" puzzles\n")
+    printed = 1 + len(out.split())
+    assert int(err.split()[3]) in (printed, printed - 1)     # counted once written
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_dlx_trace_stops_on_sigint(tmp_path):
+    path = write_dlx(problems.queens(16), tmp_path / "queens16.dlx")
+    child = subprocess.Popen([sys.executable, "-m", "dlx", str(path), "--count", "--trace"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert child.stderr.readline().startswith("L0: choose ")       # tracing has begun
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=30)
+    assert child.returncode == 130
+    assert err.rstrip("\n").split("\n")[-1].startswith("dlx: interrupted after ")
+    assert "Traceback" not in err
