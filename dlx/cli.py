@@ -33,19 +33,29 @@ def main(argv: list[str] | None = None) -> int:
         for warning in caught:
             print(f"dlx: warning: {warning.message}", file=sys.stderr)
         tracer = _Tracer(problem)
+        split = args.jobs != 1 or args.dask is not None
+        if split and args.trace:
+            print("dlx: error: --trace follows one search; it takes no --jobs or --dask", file=sys.stderr)
+            return ERROR
         try:
-            trace = False if not args.trace else tracer
-            run = problem.search(limit=args.limit, max_nodes=args.max_nodes, engine=args.engine,
-                                 seed=args.seed, trace=trace)
+            if split:
+                run = "split"
+                stats = _split(problem, args)
+            else:
+                trace = False if not args.trace else tracer
+                run = problem.search(limit=args.limit, max_nodes=args.max_nodes, engine=args.engine,
+                                     seed=args.seed, trace=trace)
         except ValueError as e:        # the engine asked for cannot take this problem
             print(f"dlx: error: {args.file}: {e}", file=sys.stderr)
             return ERROR
-        with run:
-            if args.count:
-                print(run.count())
-            else:
-                print_solutions(problem, run)
-            sys.stdout.flush()
+        if not split:
+            with run:
+                if args.count:
+                    print(run.count())
+                else:
+                    print_solutions(problem, run)
+                sys.stdout.flush()
+            stats = run.stats
     except ProblemError as e:
         print(f"dlx: error: {e}", file=sys.stderr)
         return ERROR
@@ -57,10 +67,14 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.flush()
         if tracer is not None and tracer.midline:
             sys.stderr.write("\n")         # a trace line cut short by the interrupt
-        done = "before the search began" if run is None else _so_far(run)
+        if run is None:
+            done = "before the search began"
+        elif run == "split":
+            done = f"({'the Dask tasks' if args.dask else f'{args.jobs or os.cpu_count()} threads'} stopped)"
+        else:
+            done = _so_far(run)
         print(f"dlx: interrupted {done}", file=sys.stderr)
         return INTERRUPTED
-    stats = run.stats
     if args.stats:
         s = "" if stats.solutions == 1 else "s"
         cleansings = "" if problem.option_colours is None else f"{stats.cleansings} cleansings, "
@@ -97,6 +111,20 @@ def exit_now(main: Callable[[], int]) -> NoReturn:
     os._exit(status or 0)
 
 
+def _split(problem: ExactCover, args):
+    """The search on threads or Dask (:mod:`dlx.parallel`); prints what it found, returns stats."""
+    from . import parallel
+    result = parallel.run(problem, jobs=args.jobs or None, client=args.dask, collect=not args.count,
+                          limit=args.limit, max_nodes=args.max_nodes, engine=args.engine, seed=args.seed,
+                          progress=sys.stderr.isatty())
+    if args.count:
+        print(result.count)
+    else:
+        print_solutions(problem, result.solutions)
+    sys.stdout.flush()
+    return result.stats
+
+
 def _so_far(run: Search) -> str:
     s = run.stats
     return (f"after {s.solutions} solution{'' if s.solutions == 1 else 's'}, {s.nodes} nodes, "
@@ -122,6 +150,12 @@ def _parser() -> argparse.ArgumentParser:
                              "colours and multiplicities), cells (dancing cells: SSXC1, SSXCC for "
                              "colours) or auto, which picks cells for long options (5 items or more "
                              "on average) or colours, dlx otherwise (default: %(default)s)")
+    parser.add_argument("--jobs", type=_natural, default=1, metavar="N",
+                        help="search on N threads, 0 for one per core (default: %(default)s); the "
+                             "same solutions in the same order (dancing cells: another order)")
+    parser.add_argument("--dask", metavar="WHERE",
+                        help="search on a Dask cluster: 'local' (a LocalCluster of one process per "
+                             "core) or a scheduler's address, tcp://host:8786 (needs the dist extra)")
     parser.add_argument("--seed", type=_natural, metavar="S",
                         help="try options and break ties in a random order drawn from S (the same S, "
                              "the same order; without it, the file's order, as Knuth's programs)")

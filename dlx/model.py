@@ -9,7 +9,8 @@ from __future__ import annotations
 import threading
 import warnings
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -316,20 +317,27 @@ class ExactCover:
         return Search(self, limit=limit, max_nodes=max_nodes, engine=engine, seed=seed, trace=trace)
 
     def first(self, *, max_nodes: int | None = None, engine: str = engines.DEFAULT,
-              seed: int | None = None) -> tuple[int, ...] | None:
+              seed: int | None = None, jobs: int | None = 1, client: Any = None) -> tuple[int, ...] | None:
         """The first solution found (option numbers, ascending), or None when there is none (or
         none within ``max_nodes`` nodes: ``stats.status`` tells which). With a ``seed``, a random
-        solution of sorts: the first in the order that seed draws (see :meth:`search`).
+        solution of sorts: the first in the order that seed draws (see :meth:`search`). With
+        ``jobs`` threads (None: one per core) or a Dask ``client`` (see :mod:`dlx.parallel`), the
+        first that any of them finds; the others stop.
 
         >>> from dlx import problems
         >>> queens = problems.queens(8)
         >>> queens.first() == queens.first(seed=None), queens.first(seed=1) == queens.first(seed=1)
         (True, True)
         """
+        if _parallel(jobs, client):
+            found = self._parallel(jobs, client, collect=True, limit=1, max_nodes=max_nodes,
+                                   engine=engine, seed=seed).solutions
+            return found[0] if found else None
         return next(self.solutions(1, max_nodes=max_nodes, engine=engine, seed=seed), None)
 
     def solutions(self, limit: int | None = None, *, max_nodes: int | None = None,
-                  engine: str = engines.DEFAULT, seed: int | None = None) -> Search:
+                  engine: str = engines.DEFAULT, seed: int | None = None, jobs: int | None = 1,
+                  client: Any = None) -> Iterator[tuple[int, ...]]:
         """Every solution, lazily, in the order the search finds them (at most ``limit``, and
         within a budget of ``max_nodes`` search nodes).
 
@@ -343,13 +351,25 @@ class ExactCover:
         [(0, 1, 4), (0, 3), (2, 4)]
         >>> list(ec.solutions(limit=2))
         [(0, 1, 4), (0, 3)]
+
+        With ``jobs`` threads (None: one per core) or a Dask ``client`` the search is split (see
+        :mod:`dlx.parallel`) and the solutions come when it is over, in the order one run gives
+        them (the Dancing Links engines; dancing cells gives the same solutions in another order).
+        A ``limit`` then stops it once that many are found, not necessarily one run's first.
         """
+        if _parallel(jobs, client):
+            return iter(self._parallel(jobs, client, collect=True, limit=limit, max_nodes=max_nodes,
+                                       engine=engine, seed=seed).solutions)
         return Search(self, limit=limit, max_nodes=max_nodes, engine=engine, seed=seed, close_at_end=True)
 
     def count(self, limit: int | None = None, *, max_nodes: int | None = None,
-              engine: str = engines.DEFAULT, seed: int | None = None) -> int:
+              engine: str = engines.DEFAULT, seed: int | None = None, jobs: int | None = 1,
+              client: Any = None) -> int:
         """The number of solutions; counting stops at ``limit`` solutions or ``max_nodes`` search
-        nodes. ``stats`` tells what it cost and whether the count is complete.
+        nodes. ``stats`` tells what it cost and whether the count is complete. With ``jobs``
+        threads (None: one per core) or a Dask ``client``, the search is split (see
+        :mod:`dlx.parallel`): the same count, and with the Dancing Links engines the same nodes and
+        updates; ``stats.seconds`` is then the wall time.
 
         >>> from dlx import problems
         >>> queens = problems.queens(10)
@@ -360,8 +380,15 @@ class ExactCover:
         >>> queens.count(), queens.stats.status
         (724, 'complete')
         """
+        if _parallel(jobs, client):
+            return self._parallel(jobs, client, limit=limit, max_nodes=max_nodes, engine=engine,
+                                  seed=seed).count
         with Search(self, limit=limit, max_nodes=max_nodes, engine=engine, seed=seed) as run:
             return run.count()
+
+    def _parallel(self, jobs, client, **how):
+        from . import parallel
+        return parallel.run(self, jobs=jobs, client=client, **how)
 
     def __len__(self) -> int:
         return self.n_options
@@ -380,6 +407,11 @@ class ExactCover:
             self._prepare(engines.resolve(engines.DEFAULT, self))
         for prepared in list(self._prepared.values()):
             prepared.check()
+
+
+def _parallel(jobs, client) -> bool:
+    """Whether a search is for :mod:`dlx.parallel` (which checks ``jobs``): anything but one job."""
+    return client is not None or type(jobs) is not int or jobs != 1
 
 
 #: Seeded copies of a problem kept for reuse (each holds its engines' structures once searched).

@@ -56,3 +56,6 @@ def of_code(code: int) -> Status:
 #: A kernel's phase, not an outcome: the search has nothing left to try but still has options
 #: applied (a batch row ends so and puts the links back wholesale). Never leaves the engines.
 EXHAUSTED = 8
+#: A kernel's phase: the run is about to enter the level ``state[CEILING]``; the path to it is in
+#: ``choice`` and the next call goes on past it (see ``engines.base``). Never leaves dlx.parallel.
+SPLIT = 9

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import io
 import os
 import sys
@@ -86,8 +87,8 @@ def _run(args, tally: Tally) -> int:
     bar = tqdm(unit=" puzzles", file=sys.stderr, delay=1.0, disable=args.quiet or not sys.stderr.isatty())
     try:
         with source, bar:
-            for chunk in map_chunks(lambda entries, stop: _solve(entries, limit, stop), read_lines(source),
-                                    jobs=args.jobs):
+            for chunk in map_chunks(functools.partial(_solve, limit=limit), read_lines(source),
+                                    jobs=args.jobs, client=args.dask):
                 sys.stdout.write("".join(_report(args, entry, result, tally) for entry, result in chunk))
                 bar.update(sum(result is not None for _, result in chunk))
         sys.stdout.flush()
@@ -214,7 +215,7 @@ def _input(name: str) -> io.TextIOBase:
         raise SystemExit(f"sudoku: error: cannot read {name}: {e.strerror or e}") from None
 
 
-def _solve(entries: list[Entry], limit: int, stop) -> list:
+def _solve(entries: list[Entry], stop=None, *, limit: int) -> list:
     results = iter(solve_chunk([e.puzzle for e in entries if e.puzzle is not None], limit, stop=stop))
     return [(e, next(results) if e.puzzle is not None else None) for e in entries]
 
@@ -283,6 +284,9 @@ def _parser() -> argparse.ArgumentParser:
         sub.add_argument("--unique", action="store_true",
                          help="prove each solution unique (stop at 2); report those that are not")
         sub.add_argument("--jobs", type=_POSITIVE, default=1, metavar="N", help="solve on N threads")
+        sub.add_argument("--dask", metavar="WHERE",
+                         help="solve on a Dask cluster: 'local' (one process per core) or a scheduler's "
+                              "address, tcp://host:8786 (needs the dist extra); answers stay in order")
         sub.add_argument("--stats", action="store_true", help="print counts, time and speed on stderr")
         sub.add_argument("--quiet", action="store_true", help="no progress bar")
     solve.add_argument("--pretty", action="store_true", help="print grids instead of lines")

@@ -37,6 +37,14 @@ class PuzzleError(ValueError):
         self.reason = message
         self.line = line
 
+    def __reduce__(self):
+        return _puzzle_error, (self.reason, self.line)
+
+
+def _puzzle_error(reason: str, line: int | None) -> PuzzleError:
+    """A PuzzleError as pickled (to and from a Dask worker)."""
+    return PuzzleError(reason, line=line)
+
 
 def parse(puzzle) -> np.ndarray:
     """The values of ``puzzle`` as a flat uint8 array (0 for blanks).

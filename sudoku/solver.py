@@ -6,13 +6,14 @@ threads (``jobs``), since the kernel releases the GIL; results always come back 
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import os
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -24,6 +25,8 @@ from . import encode
 from .grid import PuzzleError, clashes, parse, parse_lines81, texts
 
 CHUNK = 512     # puzzles per kernel call: the call costs nothing per puzzle, and threads share the work
+#: Puzzles per Dask task: a task costs milliseconds to schedule, so it carries a few thousand.
+DASK_CHUNK = 8192
 #: Puzzles read ahead of the answers at most, however many threads: lines, entries and results in
 #: flight take about 650 bytes a puzzle, so this is about 20 MB, and its 64 chunks keep 32 threads
 #: busy with one chunk each in the queue.
@@ -101,23 +104,38 @@ def solve_many(puzzles: Iterable, *, jobs: int | None = None) -> Iterator[str | 
         yield result.solution
 
 
-def solve_all(puzzles: Iterable, *, limit: int = 1, jobs: int | None = None) -> Iterator[Result]:
+def solve_all(puzzles: Iterable, *, limit: int = 1, jobs: int | None = None,
+              client: Any = None) -> Iterator[Result]:
     """A :class:`Result` for every puzzle, in input order, counting up to ``limit`` solutions
-    each (``limit=2`` proves uniqueness). Never raises for a bad puzzle: its result says why."""
-    return map_chunks(lambda chunk, stop: solve_chunk(chunk, limit, stop=stop), puzzles, jobs=jobs,
-                      flatten=True)
+    each (``limit=2`` proves uniqueness). Never raises for a bad puzzle: its result says why.
+    ``client``: solve on a Dask cluster instead (see :func:`map_chunks`)."""
+    return map_chunks(functools.partial(_solve_chunk, limit=limit), puzzles, jobs=jobs, flatten=True,
+                      client=client)
+
+
+def _solve_chunk(chunk: list, stop: threading.Event | None = None, *, limit: int) -> list[Result]:
+    return solve_chunk(chunk, limit, stop=stop)
 
 
 def map_chunks(work: Callable[[list, threading.Event], list], items: Iterable, *,
-               jobs: int | None = None, flatten: bool = False, chunk: int = CHUNK) -> Iterator:
+               jobs: int | None = None, flatten: bool = False, chunk: int = CHUNK,
+               client: Any = None) -> Iterator:
     """``work(chunk, stop)`` on consecutive chunks of ``items``, in order, on ``jobs`` threads;
     results are yielded as each chunk is done (one by one when ``flatten``). At most ``2 * jobs``
     chunks and ``READ_AHEAD`` items are in flight, so memory grows neither with the input nor
     with the thread count.
 
     When the consumer stops early (Ctrl-C, an exception, the iterator dropped), ``stop`` is set and
-    the chunks not started are cancelled, so the threads end within milliseconds."""
+    the chunks not started are cancelled, so the threads end within milliseconds.
+
+    With a Dask ``client`` (a ``distributed.Client``, ``"local"`` or a scheduler's address; see
+    :mod:`dlx.distributed`), ``work(chunk)`` runs as tasks of ``DASK_CHUNK`` items (``work`` must
+    pickle: a module's function or a partial of one), two per worker thread in flight, and the
+    results still come in input order with flat memory."""
     source = iter(items)
+    if client is not None:
+        done = _on_dask(work, source, client)
+        return itertools.chain.from_iterable(done) if flatten else done
     chunks = iter(lambda: list(itertools.islice(source, chunk)), [])
     jobs = (os.cpu_count() or 1) if jobs is None else whole(jobs, "jobs", 1)
     in_flight = max(1, min(2 * jobs, READ_AHEAD // whole(chunk, "chunk", 1)))
@@ -127,6 +145,13 @@ def map_chunks(work: Callable[[list, threading.Event], list], items: Iterable, *
     else:
         done = _threaded(work, chunks, min(jobs, in_flight), in_flight, stop)
     return itertools.chain.from_iterable(done) if flatten else done
+
+
+def _on_dask(work, source, client):
+    from dlx import distributed
+    with distributed.connect(client) as client:
+        batches = iter(lambda: list(itertools.islice(source, DASK_CHUNK)), [])
+        yield from distributed.map_ordered(client, work, batches, in_flight=2 * distributed.threads(client))
 
 
 def _threaded(work, chunks, jobs, in_flight, stop):

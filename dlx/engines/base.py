@@ -6,6 +6,20 @@ above read a run's phase and counters without knowing the engine:
 ``state[PHASE]`` (a :mod:`dlx.status` code), ``state[LEVEL]``, ``state[STEP]``, ``state[STOP]`` (set
 it to stop the run at its next poll), ``state[NODES]``, ``state[UPDATES]``, ``state[SOLUTIONS]``,
 ``state[CLEANSINGS]`` (0 for an engine without colours).
+
+Two more slots let a search be split into pieces that run apart (:mod:`dlx.parallel`) and still
+count exactly what one run counts:
+
+* ``state[FLOOR] = f``: levels ``0..f-1`` are *forced*: level ``l`` takes the option (the engine's
+  choice value) already in ``choice[l]`` without choosing, and the run is complete when it backs
+  up to level ``f``. Forced levels count nothing but the try of level ``f-1``: the piece owns the
+  subtree that try opens.
+* ``state[CEILING] = c`` (0: none): a run about to enter level ``c`` pauses with phase
+  :data:`dlx.status.SPLIT`, ``choice[0..c-1]`` the path there, and goes on past it when called
+  again; it counts nothing of that subtree, nor the try that opens it.
+
+Every engine numbers the step that leaves a level ``LEAVE``, so a paused run can be told to back
+out of the level it is about to enter.
 """
 from __future__ import annotations
 
@@ -15,8 +29,12 @@ from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
-PHASE, LEVEL, STEP, STOP, NODES, UPDATES, SOLUTIONS, CLEANSINGS = range(8)
-STATE_SIZE = 8
+PHASE, LEVEL, STEP, STOP, NODES, UPDATES, SOLUTIONS, CLEANSINGS, FLOOR, CEILING = range(10)
+STATE_SIZE = 10
+#: The step, in every engine, that leaves the current level (DLX1's BACKUP, DLX3's BACKDOWN).
+LEAVE = 3
+#: A ceiling beyond any level: what ``state[CEILING] == 0`` means.
+NO_CEILING = 1 << 40
 
 
 class Machine(NamedTuple):
@@ -59,6 +77,12 @@ class Engine(Protocol):
 
     def unwind(self, structure, machine: Machine) -> None:
         """Take back whatever the run still has applied; the structure is as built again."""
+
+    def untried(self, structure, machine: Machine, level: int, pristine) -> list[int]:
+        """The choice values a paused run has yet to try at ``level`` (below its current one), in
+        the order it would try them: each, forced after ``choice[:level]``, is a piece of the rest
+        of the run (see :mod:`dlx.parallel`). ``pristine``: the structure as built. A value the
+        run would not reach may be listed (its piece finds nothing); none it would is left out."""
 
     def applied(self, structure, machine: Machine) -> list[int]:
         """The options (numbers) a paused run has applied, in level order."""

@@ -40,9 +40,11 @@ import numpy as np
 from numba import njit
 
 from .. import status as st
-from .base import (CLEANSINGS, LEVEL, NODES, PHASE, SOLUTIONS, STATE_SIZE, STEP, STOP, UPDATES)
+from .base import (CEILING, CLEANSINGS, FLOOR, LEAVE, LEVEL, NODES, NO_CEILING, PHASE, SOLUTIONS, STATE_SIZE,
+                   STEP, STOP, UPDATES)
 
 FORWARD, ADVANCE, NEXT, BACKUP = 0, 1, 2, 3
+assert BACKUP == LEAVE
 #: More slots of a cells machine's ``state``: the ends of the active lists, and a request for a
 #: larger save stack (the kernel returns with it set; :meth:`Cells.advance` grows the stack).
 ACTIVE1, ACTIVE2, GROW = STATE_SIZE, STATE_SIZE + 1, STATE_SIZE + 2
@@ -351,7 +353,9 @@ def search(C, choice, saved, stack, state, want, max_nodes, work, early, out, en
     call visited. Phases, ``early``, ``out`` and ``ends`` as in :func:`dlx1.search`.
 
     Item choice: the active primary item with the fewest options, the first in ``item`` on ties
-    (the order of ``item`` changes as items are swapped out and in)."""
+    (the order of ``item`` changes as items are swapped out and in). ``state[FLOOR]`` and
+    ``state[CEILING]`` make it a piece of a split search (see :mod:`.base`); a forced level takes
+    the item of its given node."""
     item, sets, nd, clr = C.item, C.set, C.nd, C.clr
     second = C.second
     n1 = np.int64(C.n1)
@@ -365,6 +369,8 @@ def search(C, choice, saved, stack, state, want, max_nodes, work, early, out, en
     nodes = state[NODES]
     level = state[LEVEL]
     step = state[STEP]
+    floor = state[FLOOR]
+    ceiling = state[CEILING] if state[CEILING] > 0 else NO_CEILING
     poll = updates
     end = updates + work
     found = 0
@@ -386,42 +392,51 @@ def search(C, choice, saved, stack, state, want, max_nodes, work, early, out, en
                     break
                 if updates >= end:
                     break
-            if nodes >= max_nodes:
-                phase = st.MAX_NODES
-                break
             active1 = state[ACTIVE1]
             if saved[level] + 2 * (active1 + state[ACTIVE2] - n1 + 1) > stack.size:
                 state[GROW] = 1
                 break
-            nodes += 1
-            t = NONE
-            for k in range(active1):
-                x = item[k]
-                s = sets[x - ONE]
-                if s < t:
-                    best = x
-                    t = s
-                    if s <= 1:
-                        break
-            if t == NONE:
-                # every primary item is covered: visit the solution of levels 0..level-1
-                found += 1
-                if record:
-                    for l in range(level):
-                        out[used + l] = option_of(choice[l], nd)
-                    used += level
-                    ends[found - 1] = used
-                step = BACKUP
-                if found == want or (record and (found == ends.size or used + choice.size > out.size)):
+            if level < floor:
+                best = nd[choice[level]]      # a forced level: the item of the given node
+                t = sets[best - ONE]
+            else:
+                if nodes >= max_nodes:
+                    phase = st.MAX_NODES
                     break
-                continue
-            if t == 0:
-                step = BACKUP         # only where a batch's givens left an item without options
-                continue
+                if level == ceiling:
+                    phase = st.SPLIT
+                    step = BACKUP
+                    break
+                nodes += 1
+                t = NONE
+                for k in range(active1):
+                    x = item[k]
+                    s = sets[x - ONE]
+                    if s < t:
+                        best = x
+                        t = s
+                        if s <= 1:
+                            break
+                if t == NONE:
+                    # every primary item is covered: visit the solution of levels 0..level-1
+                    found += 1
+                    if record:
+                        for l in range(level):
+                            out[used + l] = option_of(choice[l], nd)
+                        used += level
+                        ends[found - 1] = used
+                    step = BACKUP
+                    if found == want or (record and (found == ends.size or used + choice.size > out.size)):
+                        break
+                    continue
+                if t == 0:
+                    step = BACKUP         # only where a batch's givens left an item without options
+                    continue
             f1, f2 = state[ACTIVE1], state[ACTIVE2]
             swap_out(best, item, sets, second, state)
             u, k, _ = cover(best, np.uint32(0), sets, nd, clr, second, state[ACTIVE1], False, f1, f2)
-            updates += u + 1
+            if level >= floor:
+                updates += u + 1
             sp = saved[level]
             if t > 1:
                 branching += 1
@@ -446,18 +461,21 @@ def search(C, choice, saved, stack, state, want, max_nodes, work, early, out, en
             cur = best
             step = ADVANCE
         elif step == ADVANCE:
+            if level < floor:
+                cur = nd[choice[level] + ONE]     # the forced node's place in its item's set
             y = sets[cur]
             choice[level] = y
             u, k, ok = apply_others(y, item, sets, nd, clr, second, state, True)
-            updates += u
-            cleansings += k
+            if floor <= level + 1 < ceiling:      # the try opens a level this run owns
+                updates += u
+                cleansings += k
             if ok:
                 level += 1
                 step = FORWARD
             else:
                 step = NEXT
         elif step == NEXT:
-            if cur + ONE >= best + sets[best - ONE]:
+            if level < floor or cur + ONE >= best + sets[best - ONE]:
                 step = BACKUP
                 continue
             sp = saved[level]
@@ -470,7 +488,7 @@ def search(C, choice, saved, stack, state, want, max_nodes, work, early, out, en
                 branching -= 1      # this level tries its last option now
             step = ADVANCE
         else:  # BACKUP
-            if level == 0:
+            if level <= floor:
                 phase = st.COMPLETE
                 break
             if early and branching == 0:
@@ -616,6 +634,13 @@ class Cells:
 
     def unwind(self, structure, machine) -> None:
         unwind(structure, machine.state)
+
+    def untried(self, structure, machine, level: int, pristine=None) -> list[int]:
+        """The nodes a paused run has yet to try at ``level``: those after its choice in the chosen
+        item's set (frozen while the item is inactive)."""
+        y = int(machine.choice[level])
+        best, at = int(structure.nd[y]), int(structure.nd[y + 1])
+        return structure.set[at + 1:best + int(structure.set[best - 1])].tolist()
 
     def applied(self, structure, machine) -> list[int]:
         return applied(structure, machine.choice, machine.state)

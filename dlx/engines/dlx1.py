@@ -22,10 +22,12 @@ from numba import njit
 
 from .. import status as st
 from . import links
-from .base import LEVEL, NODES, PHASE, SOLUTIONS, STATE_SIZE, STEP, STOP, UPDATES, Machine
+from .base import (CEILING, FLOOR, LEAVE, LEVEL, NODES, NO_CEILING, PHASE, SOLUTIONS, STATE_SIZE, STEP,
+                   STOP, UPDATES, Machine)
 from .links import COVERED, ZERO, Links, cover, cover_others, option_of, uncover, uncover_others
 
 FORWARD, ADVANCE, RECOVER, BACKUP = 0, 1, 2, 3
+assert BACKUP == LEAVE
 #: The kinds of event a traced search records (dlx.tracing words them).
 CHOOSE_EVENT, TRY_EVENT, DEAD_EVENT, SOLUTION_EVENT, BACKUP_EVENT = 1, 2, 3, 4, 5
 
@@ -101,6 +103,9 @@ def search(L, choice, state, want, max_nodes, work, early, out, ends, counting=T
     fewest options, the leftmost on ties; its options are tried top to bottom. The search spends
     less than DLX1 on choosing: when ``length[0]`` says an active primary item has no option the
     level is a dead end at once, and otherwise the scan stops at the first item with one option.
+    With ``state[FLOOR]`` and ``state[CEILING]`` set the search is a piece of a split one (see
+    :mod:`.base`): forced levels below the floor, a pause (phase SPLIT) at the ceiling.
+
     Where updates per node are many, keeping ``length[0]`` costs more than it saves: with
     ``counting`` false (see :func:`scanning_search`) the search scans every item instead, and counts
     ``length[0]`` afresh before it returns; either way it chooses the same item.
@@ -119,6 +124,8 @@ def search(L, choice, state, want, max_nodes, work, early, out, ends, counting=T
     updates = state[UPDATES]
     level = state[LEVEL]
     step = state[STEP]
+    floor = state[FLOOR]
+    ceiling = state[CEILING] if state[CEILING] > 0 else NO_CEILING
     poll = updates            # a stop asked for between calls is seen at once
     end = updates + work
     found = 0
@@ -138,11 +145,22 @@ def search(L, choice, state, want, max_nodes, work, early, out, ends, counting=T
                     break
                 if updates >= end:
                     break
+            if level < floor:
+                # a forced level: its option is given; the item is the option's, as chosen before
+                cur = choice[level]
+                best = top[cur]
+                cover(best, L, counting)
+                step = ADVANCE
+                continue
             if nodes >= max_nodes:
                 phase = st.MAX_NODES
                 break
             if trace is not None and (trace.size - 1) // 4 - trace[0] < level + 4:
                 break       # room for the events up to the next FORWARD: backups, a try, a choice
+            if level == ceiling:
+                phase = st.SPLIT
+                step = BACKUP
+                break
             nodes += 1
             if rlink[ZERO] == ZERO:
                 # every primary item is covered: visit the solution of levels 0..level-1
@@ -224,7 +242,9 @@ def search(L, choice, state, want, max_nodes, work, early, out, ends, counting=T
                     k += 1
                     x = ulink[x]
                 event(trace, TRY_EVENT, level, option_of(cur, top), k)
-            updates += cover_others(cur, L, counting)
+            done = cover_others(cur, L, counting)
+            if floor <= level + 1 < ceiling:      # the try opens a level this run owns
+                updates += done
             level += 1
             step = FORWARD
         elif step == RECOVER:
@@ -235,7 +255,7 @@ def search(L, choice, state, want, max_nodes, work, early, out, ends, counting=T
                 branching -= 1      # this level tries its last option now
             step = ADVANCE
         else:  # BACKUP
-            if level == 0:
+            if level <= floor:
                 phase = st.COMPLETE
                 break
             if early and branching == 0:
@@ -331,6 +351,17 @@ class DLX1:
 
     def unwind(self, structure, machine) -> None:
         unwind(structure, machine.choice, machine.state)
+
+    def untried(self, structure, machine, level: int, pristine=None) -> list[int]:
+        """The nodes a paused run has yet to try at ``level``: those below its choice on the list."""
+        x = int(machine.choice[level])
+        header, dlink = int(structure.top[x]), structure.dlink
+        later = []
+        x = int(dlink[x])
+        while x != header:
+            later.append(x)
+            x = int(dlink[x])
+        return later
 
     def applied(self, structure, machine) -> list[int]:
         return applied(structure, machine.choice, machine.state)

@@ -41,10 +41,12 @@ from numba import njit
 
 from .. import status as st
 from . import links
-from .base import CLEANSINGS, LEVEL, NODES, PHASE, SOLUTIONS, STATE_SIZE, STEP, STOP, UPDATES, Machine
+from .base import (CEILING, CLEANSINGS, FLOOR, LEAVE, LEVEL, NODES, NO_CEILING, PHASE, SOLUTIONS, STATE_SIZE,
+                   STEP, STOP, UPDATES, Machine)
 from .links import ONE, SPACER, ZERO, option_of
 
 FORWARD, ADVANCE, BACKUP, BACKDOWN = 0, 1, 2, 3
+assert BACKDOWN == LEAVE
 INFINITY = 1 << 30      # the branching degree when no primary item is active: a solution
 CLEANSED = np.uint32(0x40000000)     # in ``top``: a cleansed node (below SPACER, above every item)
 POLL = 1 << 16          # the stop flag is read (and ``work`` checked) once per POLL updates
@@ -408,7 +410,10 @@ def search(L, choice, first_tweak, state, want, max_nodes, work, out, ends):
     reaches ``max_nodes``, ``state[STOP]`` is set, or about ``work`` updates are spent; returns how
     many solutions this call visited (see ``dlx1.search``: same phases, same ``out``/``ends``).
 
-    Levels ``0..state[LEVEL]-1`` are applied whenever it returns.
+    Levels ``0..state[LEVEL]-1`` are applied whenever it returns. ``state[FLOOR]`` and
+    ``state[CEILING]`` make it a piece of a split search (see :mod:`.base`): a forced level's
+    option (or null move, an item's header) is in ``choice``; the options before it on a tweaked
+    list are tweaked away first, as trying them would have left them, without counting.
     """
     llink, rlink, length, top, ulink, dlink, colour, bound, slack, n1, dead_end_update, _ = L
     phase = state[PHASE]
@@ -420,6 +425,9 @@ def search(L, choice, first_tweak, state, want, max_nodes, work, out, ends):
     counts = np.zeros(2, np.int64)      # updates, cleansings: purify adds to both
     counts[0] = state[UPDATES]
     counts[1] = state[CLEANSINGS]
+    uncounted = np.zeros(2, np.int64)   # where a forced level's work goes
+    floor = state[FLOOR]
+    ceiling = state[CEILING] if state[CEILING] > 0 else NO_CEILING
     nodes = state[NODES]
     level = state[LEVEL]
     step = state[STEP]
@@ -438,8 +446,26 @@ def search(L, choice, first_tweak, state, want, max_nodes, work, out, ends):
                     break
                 if counts[0] >= end:
                     break
+            if level < floor:
+                # a forced level: its item is the given option's (or the null move's)
+                best = choice[level] if choice[level] <= n_items else top[choice[level]]
+                cur = dlink[best]
+                first_tweak[level] = ZERO
+                bound[best] -= 1
+                if bound[best] == 0 and slack[best] == 0:
+                    cover(best, L)
+                else:
+                    first_tweak[level] = cur
+                    if bound[best] == 0:
+                        cover(best, L)
+                step = ADVANCE
+                continue
             if nodes >= max_nodes:
                 phase = st.MAX_NODES
+                break
+            if level == ceiling:
+                phase = st.SPLIT
+                step = BACKDOWN
                 break
             nodes += 1
             score = INFINITY
@@ -489,6 +515,7 @@ def search(L, choice, first_tweak, state, want, max_nodes, work, out, ends):
                     counts[0] += cover(best, L)
             step = ADVANCE
         elif step == ADVANCE:
+            tally = counts if floor <= level + 1 < ceiling else uncounted
             if first_tweak[level] == ZERO:
                 if cur == best:
                     step = BACKUP
@@ -496,19 +523,29 @@ def search(L, choice, first_tweak, state, want, max_nodes, work, out, ends):
             elif length[best] <= bound[best] - slack[best]:
                 step = BACKUP
                 continue
+            elif level < floor and cur != choice[level]:
+                if cur == best:     # the forced move is not on the list: nothing lies below it
+                    step = BACKUP
+                    continue
+                uncounted[0] += tweak(cur, L, bound[best] != 0)     # passing an option to the forced one
+                cur = dlink[cur]
+                continue
             elif cur != best:
-                counts[0] += tweak(cur, L, bound[best] != 0)
+                tally[0] += tweak(cur, L, bound[best] != 0)
             elif bound[best] != 0:
                 deactivate(best, L)
+            if level < floor and cur != choice[level]:
+                cur = dlink[cur]        # an untweaked list: passing an option costs nothing
+                continue
             if cur != best:
-                commit_others(cur, L, counts)
+                commit_others(cur, L, tally)
             level += 1
             step = FORWARD
         elif step == BACKUP:
             restore_item(best, first_tweak[level], L)
             step = BACKDOWN
         else:  # BACKDOWN
-            if level == 0:
+            if level <= floor:
                 phase = st.COMPLETE
                 break
             level -= 1
@@ -634,6 +671,27 @@ class DLX3:
 
     def unwind(self, structure, machine) -> None:
         unwind(structure, machine.choice, machine.first_tweak, machine.state)
+
+    def untried(self, structure, machine, level: int, pristine) -> list[int]:
+        """The moves a paused run has yet to try at ``level``: the nodes below its choice and, on a
+        tweaked list, the null move (the item's header) at the end. A tweaked item stays active,
+        so deeper levels may have hidden some of its options for a while: its list is read as
+        built, and a piece whose option the run would not reach (hidden then, or ruled out by
+        the item's lower bound) ends at once, with nothing counted."""
+        x = int(machine.choice[level])
+        if x <= structure.llink.size - 2:
+            return []           # the null move comes last
+        tweaked = bool(machine.first_tweak[level])
+        header = int(structure.top[x])
+        dlink = pristine.dlink if tweaked else structure.dlink
+        later = []
+        x = int(dlink[x])
+        while x != header:
+            later.append(x)
+            x = int(dlink[x])
+        if tweaked:
+            later.append(header)
+        return later
 
     def applied(self, structure, machine) -> list[int]:
         return applied(structure, machine)

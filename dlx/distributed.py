@@ -1,0 +1,142 @@
+"""Dask: a split search (or a long list of rows) as tasks on a cluster, for ``client=...``.
+
+``client`` is a ``distributed.Client`` the caller made (stumpy's pattern), ``"local"`` for a
+``LocalCluster`` of one worker process per core made here for the call, or a scheduler's address
+(``"tcp://host:8786"``). Tasks are plain functions of this module, so a worker imports dlx and
+loads the kernels from numba's cache; the problem is scattered to every worker once. A task lost
+with its worker is run again (``RETRIES``). Needs the ``dist`` extra (``dask[distributed]``).
+"""
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from . import parallel
+from .parallel import Outcome, Piece, Result, search_piece
+from .search import UNLIMITED
+
+#: Times the scheduler runs a task again when its worker dies.
+RETRIES = 3
+
+
+def _dask():
+    try:
+        import distributed
+    except ImportError:
+        raise ImportError("client= needs Dask's distributed scheduler: pip install 'numba-dlx[dist]'") from None
+    return distributed
+
+
+@contextmanager
+def connect(client: Any):
+    """The ``distributed.Client`` that ``client`` names, closed afterwards if made here."""
+    distributed = _dask()
+    if isinstance(client, distributed.Client):
+        yield client
+        return
+    if client == "local":
+        with distributed.LocalCluster(n_workers=os.cpu_count() or 1, threads_per_worker=1,
+                                      processes=True, dashboard_address=None) as cluster, \
+                distributed.Client(cluster) as made:
+            yield made
+        return
+    if isinstance(client, str):
+        with distributed.Client(client) as made:
+            yield made
+        return
+    raise ValueError(f"client must be a distributed.Client, 'local' or a scheduler's address, not {client!r}")
+
+
+def threads(client) -> int:
+    """The worker threads of a cluster (at least 1)."""
+    return max(1, sum(client.nthreads().values()))
+
+
+def search_task(problem, engine: str, piece: Piece, collect: bool, max_nodes: int) -> Outcome:
+    """One piece, searched in a worker on the structure of its copy of the problem."""
+    prepared = problem._prepare(engine)
+    structure = prepared.acquire()
+    try:
+        return search_piece(prepared.engine, structure, piece, collect=collect, max_nodes=max_nodes)
+    finally:
+        prepared.release(structure)
+
+
+def run(problem, engine: str, client: Any, *, collect: bool, limit: int, max_nodes: int, order=None,
+        progress: bool = False) -> Result:
+    """The search of ``problem`` as Dask tasks: :func:`parallel.split_for` cuts it into
+    ``TASKS_PER_THREAD`` pieces per worker thread; each piece is a task with the budget that is
+    left, and the search ends (the rest cancelled) once ``limit`` solutions or ``max_nodes`` nodes
+    are reached; the nodes of the tasks done then are counted, so they may pass the budget by
+    what the last tasks spent. Stats add up as in a threaded run; ``seconds`` is the wall time."""
+    started = time.perf_counter()
+    with connect(client) as client:
+        depth, pieces, above, split_stats = parallel.split_for(
+            problem, parallel.TASKS_PER_THREAD * threads(client), engine=engine, collect=collect)
+        outcomes = list(above)
+        found = sum(o.count for o in above)
+        nodes = split_stats.nodes
+        cut_short = False
+        if pieces and found < limit and nodes < max_nodes:
+            shared = client.scatter(problem, broadcast=True, hash=False)
+            budget = max_nodes if max_nodes >= UNLIMITED else max_nodes - nodes
+            tasks = [client.submit(search_task, shared, engine, p, collect, budget, pure=False,
+                                   retries=RETRIES) for p in pieces]
+            for outcome in gather(client, tasks, progress=progress):
+                outcomes.append(outcome)
+                found += outcome.count
+                nodes += outcome.stats.nodes
+                if found >= limit or nodes >= max_nodes:
+                    cut_short = len(outcomes) < len(above) + len(pieces)
+                    break
+    return parallel.merge(outcomes, engine, before=split_stats, limit=limit, out_of_nodes=cut_short,
+                          seconds=time.perf_counter() - started, order=order, collect=collect)
+
+
+def gather(client, futures: list, *, progress: bool = False, desc: str = "tasks") -> Iterator:
+    """The results of ``futures`` as they finish, with a progress bar on stderr; whatever is not
+    done is cancelled when the caller stops early (a limit, Ctrl-C, an error)."""
+    distributed = _dask()
+    from tqdm import tqdm
+    bar = tqdm(total=len(futures), desc=desc, unit="task", disable=not progress, file=sys.stderr)
+    try:
+        for future in distributed.as_completed(futures):
+            result = future.result()
+            future.release()
+            bar.update(1)
+            yield result
+    finally:
+        bar.close()
+        client.cancel(futures)
+
+
+def map_ordered(client, work: Callable[[list], list], batches: Iterable[list], *, in_flight: int,
+                progress: bool = False, total: int | None = None) -> Iterator[list]:
+    """``work(batch)`` for every batch as Dask tasks, at most ``in_flight`` at a time, the results
+    yielded in input order as soon as each is next: memory stays flat however many batches there
+    are. ``total``: the number of items, for the progress bar."""
+    from tqdm import tqdm
+    bar = tqdm(total=total, unit="puzzle", disable=not progress, file=sys.stderr)
+    pending: deque = deque()
+    source = iter(batches)
+    try:
+        for batch in source:
+            pending.append((len(batch), client.submit(work, batch, pure=False, retries=RETRIES)))
+            if len(pending) >= in_flight:
+                size, future = pending.popleft()
+                yield future.result()
+                future.release()
+                bar.update(size)
+        while pending:
+            size, future = pending.popleft()
+            yield future.result()
+            future.release()
+            bar.update(size)
+    finally:
+        bar.close()
+        client.cancel([f for _, f in pending])

@@ -1,0 +1,87 @@
+"""Searches and sudoku batches on a real Dask LocalCluster of two worker processes."""
+import os
+import signal
+import threading
+import time
+
+import pytest
+from support import INKALA, INKALA_SOLUTION
+
+from dlx import parallel, problems
+
+distributed = pytest.importorskip("distributed")
+
+
+@pytest.fixture(scope="module")
+def client():
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        yield client
+
+
+def test_a_count_on_the_cluster_adds_up_to_one_run(client):
+    for ec, engine in [(problems.queens(9), "dlx"), (problems.langford(9), "dlx"),
+                       (problems.queens(9), "cells")]:
+        solutions = list(ec.solutions(engine=engine))
+        one = ec.stats
+        assert ec.count(engine=engine, client=client) == len(solutions)
+        if engine == "dlx":
+            assert (ec.stats.nodes, ec.stats.updates) == (one.nodes, one.updates)
+            assert list(ec.solutions(engine=engine, client=client)) == solutions
+        else:
+            assert sorted(ec.solutions(engine=engine, client=client)) == sorted(solutions)
+
+
+def test_the_problem_travels_once_and_tasks_are_many(client):
+    queens = problems.queens(10)
+    result = parallel.run(queens, client=client, engine="dlx")
+    assert result.count == 724
+    assert result.pieces >= parallel.TASKS_PER_THREAD * 2
+    assert queens.first(client=client, engine="dlx") is not None
+    assert queens.count(limit=10, client=client) >= 10
+    budget = queens.count(max_nodes=500, client=client, engine="dlx")
+    assert budget < 724 and queens.stats.status == "max_nodes"
+
+
+def test_a_scheduler_address_works_too(client):
+    assert problems.queens(8).count(client=client.scheduler.address) == 92
+
+
+def test_a_worker_killed_mid_count_changes_nothing(client):
+    box = problems.pentominoes(6, 10)
+    expected = 2339
+    pids = client.run(os.getpid)
+    victim_address, victim = next(iter(pids.items()))
+    killed = threading.Event()
+
+    def kill_when_busy():
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if client.processing().get(victim_address):
+                os.kill(victim, signal.SIGKILL)
+                killed.set()
+                return
+            time.sleep(0.005)
+
+    killer = threading.Thread(target=kill_when_busy)
+    killer.start()
+    count = box.count(engine="dlx", client=client)
+    killer.join()
+    assert killed.is_set(), "no task was running on the worker to kill"
+    assert count == expected and box.stats.complete
+    client.wait_for_workers(2, timeout=60)
+
+
+def test_sudoku_batches_on_the_cluster_keep_their_order(client):
+    import sudoku
+    from sudoku import solver
+    puzzles = [INKALA, "1" * 81, "....|..34|...2|3...", INKALA] * 3
+    local = list(sudoku.solve_all(puzzles, limit=2))
+    remote = list(sudoku.solve_all(puzzles, limit=2, client=client))
+    assert [(r.solution, r.count, r.status) for r in remote] == [(r.solution, r.count, r.status) for r in local]
+    assert remote[0].solution == INKALA_SOLUTION
+    assert str(remote[1].error) == str(local[1].error)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(solver, "DASK_CHUNK", 5)        # several tasks, results still in order
+        again = list(sudoku.solve_all(puzzles, limit=2, client=client))
+    assert [r.solution for r in again] == [r.solution for r in local]
