@@ -115,6 +115,27 @@ def gather(client, futures: list, *, progress: bool = False, desc: str = "tasks"
         client.cancel(futures)
 
 
+class _Sealed:
+    """A batch (or its results) as one object: Dask looks into lists and tuples for futures and
+    serializes their items one by one, which costs up to 100 microseconds per item; it pickles
+    this whole."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: list) -> None:
+        self.items = items
+
+    def __getstate__(self):
+        return self.items
+
+    def __setstate__(self, items) -> None:
+        self.items = items
+
+
+def _unseal(work: Callable[[list], list], batch: _Sealed) -> _Sealed:
+    return _Sealed(work(batch.items))
+
+
 def map_ordered(client, work: Callable[[list], list], batches: Iterable[list], *, in_flight: int,
                 progress: bool = False, total: int | None = None) -> Iterator[list]:
     """``work(batch)`` for every batch as Dask tasks, at most ``in_flight`` at a time, the results
@@ -124,19 +145,27 @@ def map_ordered(client, work: Callable[[list], list], batches: Iterable[list], *
     bar = tqdm(total=total, unit="puzzle", disable=not progress, file=sys.stderr)
     pending: deque = deque()
     source = iter(batches)
+    def submit(batch: list):
+        # scattered, not embedded in the task: the scheduler keeps what a task embeds for a while,
+        # which grows by the size of every batch sent
+        data = client.scatter(_Sealed(batch), hash=False)
+        return len(batch), data, client.submit(_unseal, work, data, pure=False, retries=RETRIES)
+
+    def done():
+        size, data, future = pending.popleft()
+        result = future.result().items
+        future.release()
+        data.release()
+        bar.update(size)
+        return result
+
     try:
         for batch in source:
-            pending.append((len(batch), client.submit(work, batch, pure=False, retries=RETRIES)))
+            pending.append(submit(batch))
             if len(pending) >= in_flight:
-                size, future = pending.popleft()
-                yield future.result()
-                future.release()
-                bar.update(size)
+                yield done()
         while pending:
-            size, future = pending.popleft()
-            yield future.result()
-            future.release()
-            bar.update(size)
+            yield done()
     finally:
         bar.close()
-        client.cancel([f for _, f in pending])
+        client.cancel([f for _, _, f in pending] + [d for _, d, _ in pending])

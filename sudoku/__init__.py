@@ -13,7 +13,8 @@ from dlx._lazy import loader
 
 #: The public names and their modules, loaded on first use (as dlx's are).
 _WHERE = {"PuzzleError": "grid", "parse": "grid", "pretty": "grid", "Result": "solver", "count": "solver",
-          "is_unique": "solver", "solve": "solver", "solve_all": "solver", "solve_many": "solver",
+          "is_unique": "solver", "solve": "solver", "solve_all": "solver", "solve_array": "solver",
+          "Solved": "solver", "solve_many": "solver", "read_array": "grid",
           "generate": "generator", "shuffle": "transform", "Rating": "rating", "rate": "rating",
           "rate_all": "rating", "explain": "explainer"}
 

@@ -180,6 +180,40 @@ def parse_lines81(lines: list[str]) -> tuple[np.ndarray, np.ndarray]:
     return values, ok
 
 
+def read_array(data: bytes | str) -> tuple[np.ndarray, np.ndarray]:
+    """A file's bytes (or a path) of 9x9 puzzles, one 81-character line each ('.' or '0' for
+    blanks), as ``(values, ok)``: values ``(lines, 81)`` uint8, ``ok[k]`` False where line ``k`` has
+    a character that is no cell. Whole-array numpy, no Python per line. Lines of another length
+    are a :class:`PuzzleError` naming the first (read such files with :func:`read_lines`)."""
+    if isinstance(data, str):
+        with open(data, "rb") as f:
+            data = f.read()
+    raw = np.frombuffer(data, np.uint8)
+    if raw.size and raw[-1] != ord("\n"):
+        raw = np.append(raw, np.uint8(ord("\n")))
+    raw = raw[raw != ord("\r")] if b"\r" in data else raw
+    ends = np.flatnonzero(raw == ord("\n"))
+    lengths = np.diff(ends, prepend=-1) - 1
+    if (lengths != 81).any():
+        bad = int(np.flatnonzero(lengths != 81)[0])
+        raise PuzzleError(f"{int(lengths[bad])} characters, not 81 (read_lines takes any layout)", line=bad + 1)
+    values = _BYTE_VALUE[raw.reshape(-1, 82)[:, :81]]
+    return values, (values != 255).all(axis=1)
+
+
+def lines(values: np.ndarray) -> str:
+    """Rows of values as text, one line each ('.' for a blank), all at once.
+
+    >>> lines(np.array([[1, 0, 3, 4] * 4])).splitlines()
+    ['1.341.341.341.34']
+    """
+    values = np.asarray(values, np.uint8)
+    out = np.empty((values.shape[0], values.shape[1] + 1), np.uint8)
+    out[:, :-1] = _VALUE_BYTE[values]
+    out[:, -1] = ord("\n")
+    return out.tobytes().decode()
+
+
 def texts(answers: np.ndarray) -> list[str]:
     """Rows of values as one-line texts, all at once."""
     width = answers.shape[1]

@@ -25,8 +25,10 @@ from . import encode
 from .grid import PuzzleError, clashes, parse, parse_lines81, texts
 
 CHUNK = 512     # puzzles per kernel call: the call costs nothing per puzzle, and threads share the work
+#: The most puzzles per kernel call of :func:`solve_array` (it makes a few chunks per thread).
+ARRAY_CHUNK = 8192
 #: Puzzles per Dask task: a task costs milliseconds to schedule, so it carries a few thousand.
-DASK_CHUNK = 8192
+DASK_CHUNK = 4096
 #: Puzzles read ahead of the answers at most, however many threads: lines, entries and results in
 #: flight take about 650 bytes a puzzle, so this is about 20 MB, and its 64 chunks keep 32 threads
 #: busy with one chunk each in the queue.
@@ -115,6 +117,64 @@ def solve_all(puzzles: Iterable, *, limit: int = 1, jobs: int | None = None,
 
 def _solve_chunk(chunk: list, stop: threading.Event | None = None, *, limit: int) -> list[Result]:
     return solve_chunk(chunk, limit, stop=stop)
+
+
+class Solved(NamedTuple):
+    """What became of many puzzles, as arrays (row ``k`` for puzzle ``k``): ``grid``, the first
+    solution's values (zeros where there is none); ``counts`` (up to the limit), ``nodes``, and
+    ``status`` (codes of :mod:`dlx.status`: SOLVED, NO_SOLUTION, INVALID; ``dlx.status.of_code``
+    names them). No Python object per puzzle: :func:`sudoku.grid.lines` turns ``grid`` into text."""
+
+    grid: np.ndarray
+    counts: np.ndarray
+    nodes: np.ndarray
+    status: np.ndarray
+
+
+def solve_array(grid, *, limit: int = 1, jobs: int | None = 1) -> Solved:
+    """Solve many puzzles of one size given as an array of values (``(n, N*N)``, 0 for blanks;
+    :func:`sudoku.grid.read_array` reads a file of 81-character lines into one), counting up to
+    ``limit`` solutions each, on ``jobs`` threads (None: one per core).
+
+    All the work per puzzle is in the kernel or whole-array numpy, outside the GIL, so threads
+    scale even on easy puzzles; the only Python is per chunk (a few chunks per thread, from
+    ``CHUNK`` to ``ARRAY_CHUNK`` puzzles).
+
+    >>> from sudoku.grid import lines, parse
+    >>> solved = solve_array(parse("1...............")[None, :], limit=10)
+    >>> solved.counts.tolist(), lines(solved.grid).split()
+    ([10], ['1234341221434321'])
+    """
+    grid = np.ascontiguousarray(grid)
+    if grid.ndim != 2:
+        raise ValueError(f"grid must be 2-D (one puzzle per row), not of shape {grid.shape}")
+    n = round(grid.shape[1] ** 0.25)
+    if n ** 4 != grid.shape[1] or not 2 <= n <= 5:
+        raise ValueError(f"a row of {grid.shape[1]} cells is no sudoku (16, 81, 256 or 625)")
+    limit = check_count(limit, "limit", 1)
+    jobs = (os.cpu_count() or 1) if jobs is None else whole(jobs, "jobs", 1)
+    rows = grid.shape[0]
+    solved = Solved(np.zeros(grid.shape, np.uint8), np.zeros(rows, np.int64), np.zeros(rows, np.int64),
+                    np.zeros(rows, np.uint8))
+    solver = encode.batch(n)
+
+    def one(start: int) -> None:
+        answer = solver.solve(grid[start:start + size], limit)
+        for mine, theirs in zip(solved, (answer.answers, answer.counts, answer.nodes, answer.status)):
+            mine[start:start + size] = theirs
+
+    # a few chunks per thread (balance), each large (Python per chunk, outside the kernel, is
+    # what threads wait for one another on)
+    size = max(CHUNK, min(ARRAY_CHUNK, -(-rows // (4 * jobs))))
+    starts = range(0, rows, size)
+    if jobs == 1 or rows <= size:
+        for start in starts:
+            one(start)
+    else:
+        with ThreadPoolExecutor(jobs) as pool:
+            for _ in pool.map(one, starts):
+                pass
+    return solved
 
 
 def map_chunks(work: Callable[[list, threading.Event], list], items: Iterable, *,

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import sudoku
+from dlx import status as dlx_status
 from sudoku import PuzzleError, encode
 from sudoku.grid import SYMBOLS, parse, pretty, to_text
 
@@ -250,3 +251,35 @@ def test_limits_and_counts():
     solved = sudoku.solve(INKALA)
     assert sudoku.solve(solved) == solved and sudoku.count(solved) == 1     # nothing left to fill
     assert not sudoku.is_unique("." * 81)
+
+
+def test_whole_arrays_in_and_out_on_threads(monkeypatch):
+    from sudoku import solver
+    from sudoku.grid import lines, read_array
+    monkeypatch.setattr(solver, "CHUNK", 7)        # many chunks, several threads
+    data = (EXAMPLES / "top20.txt").read_bytes()
+    solutions = (EXAMPLES / "top20.solutions.txt").read_text()
+    values, ok = read_array(data)
+    assert values.shape == (20, 81) and ok.all()
+    assert read_array(str(EXAMPLES / "top20.txt"))[0].tolist() == values.tolist()
+    for jobs in (1, 3):
+        solved = sudoku.solve_array(values, limit=2, jobs=jobs)
+        assert lines(solved.grid) == solutions
+        assert solved.counts.tolist() == [1] * 20 and (solved.status == dlx_status.SOLVED).all()
+        assert solved.nodes.tolist() == [r.nodes for r in sudoku.solve_all(data.decode().split(), limit=2)]
+    # a clash, an impossible puzzle and a puzzle with many solutions, each in its own row
+    odd = np.stack([parse("11" + "." * 79), parse(INKALA), parse("." * 81)])
+    solved = sudoku.solve_array(odd, limit=5, jobs=2)
+    assert solved.status.tolist() == [dlx_status.INVALID, dlx_status.SOLVED, dlx_status.SOLVED]
+    assert solved.counts.tolist() == [0, 1, 5] and not solved.grid[0].any()
+    assert_solves("." * 81, lines(solved.grid[2:]).strip())
+
+
+def test_read_array_names_the_line_that_does_not_fit():
+    from sudoku.grid import read_array
+    with pytest.raises(PuzzleError, match="line 2: 80 characters, not 81"):
+        read_array(("." * 81 + "\n" + "." * 80 + "\n").encode())
+    values, ok = read_array(("." * 81 + "\r\n" + "x" * 81).encode())
+    assert values.shape == (2, 81) and ok.tolist() == [True, False]
+    with pytest.raises(ValueError, match="no sudoku"):
+        sudoku.solve_array(np.zeros((2, 80), np.uint8))
