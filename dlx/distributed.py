@@ -8,6 +8,7 @@ with its worker is run again (``RETRIES``). Needs the ``dist`` extra (``dask[dis
 """
 from __future__ import annotations
 
+import logging
 import os
 import sys
 import time
@@ -40,8 +41,8 @@ def connect(client: Any):
         yield client
         return
     if client == "local":
-        with distributed.LocalCluster(n_workers=os.cpu_count() or 1, threads_per_worker=1,
-                                      processes=True, dashboard_address=None) as cluster, \
+        with distributed.LocalCluster(n_workers=os.cpu_count() or 1, threads_per_worker=1, processes=True,
+                                      dashboard_address=None, silence_logs=logging.CRITICAL) as cluster, \
                 distributed.Client(cluster) as made:
             yield made
         return

@@ -73,3 +73,20 @@ def test_dlx_trace_stops_on_sigint(tmp_path):
     assert child.returncode == 130
     assert err.rstrip("\n").split("\n")[-1].startswith("dlx: interrupted after ")
     assert "Traceback" not in err
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_dlx_count_on_threads_stops_on_sigint(tmp_path):
+    path = write_dlx(problems.queens(16), tmp_path / "queens16.dlx")
+    status, err, seconds = interrupt("dlx", [str(path), "--count", "--jobs", "2"])
+    assert (status, err) == (130, "dlx: interrupted (2 threads stopped)\n")
+    assert seconds < 1.5
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_dlx_count_on_a_local_dask_cluster_stops_on_sigint(tmp_path):
+    pytest.importorskip("distributed")
+    path = write_dlx(problems.queens(16), tmp_path / "queens16.dlx")
+    status, err, seconds = interrupt("dlx", [str(path), "--count", "--dask", "local"], wait=6.0)
+    assert (status, err) == (130, "dlx: interrupted (the Dask tasks stopped)\n")
+    assert seconds < 10        # the cluster's workers, busy in kernels, are ended with it
