@@ -63,6 +63,7 @@ def cases(data: Path) -> dict:
         "pentominoes6x10": count_case(lambda: problems.pentominoes(6, 10)),
         "pentominoes6x10 all (dlx)": count_case(lambda: problems.pentominoes(6, 10, symmetric=True), "dlx"),
         "langford12": count_case(lambda: problems.langford(12), "dlx"),
+        "langford13": count_case(lambda: problems.langford(13), "dlx"),
     }
     for name in SETS:
         path = data / f"{name}.txt"
@@ -72,6 +73,24 @@ def cases(data: Path) -> dict:
             found[name] = array_case(values, repeat)
             found[f"{name} (solve_all)"] = results_case(path.read_text().split() * repeat)
     return found
+
+
+def overhead(client, tasks: int = 400) -> float:
+    """Milliseconds per task for tasks that do almost nothing: pieces of queens 8 at depth 4."""
+    from dlx import distributed, parallel
+    queens = problems.queens(8)
+    pieces = parallel.split(queens, 4, engine="dlx")[0]
+    pieces = (pieces * (tasks // len(pieces) + 1))[:tasks]
+    shared = client.scatter(queens, broadcast=True, hash=False)
+    best = float("inf")
+    for _ in range(3):
+        started = time.perf_counter()
+        futures = [client.submit(distributed.search_task, shared, "dlx", p, False, 1 << 62, pure=False)
+                   for p in pieces]
+        total = sum(o.count for o in client.gather(futures))
+        best = min(best, time.perf_counter() - started)
+        assert total > 0
+    return 1000 * best / tasks
 
 
 def main() -> None:
@@ -119,6 +138,8 @@ def main() -> None:
         print(f"| {name} | " + " | ".join(f"{m:.3f}" for m in medians) + " | " +
               " | ".join(f"{medians[0] / m:.2f}x" for m in medians[1:]) + " |", flush=True)
     if client is not None:
+        print(f"\nDask overhead: {overhead(client):.2f} ms of wall time per task (tiny tasks, "
+              f"{args.dask} workers)")
         client.close()
         cluster.close()
 

@@ -44,12 +44,16 @@ from .status import SPLIT, Status, of_code
 if TYPE_CHECKING:
     from .model import ExactCover
 
-#: Updates per kernel call in a parallel run (about 1-3 ms): how often a run looks whether other
-#: threads are idle, and the delay before it gives them work.
-SLICE = 1 << 18
-#: Nodes a kernel call may visit in a threaded run (taken from the shared budget, if any): a
-#: run with few updates per node still comes back every few milliseconds to give work away.
-GRANT = 1 << 16
+#: Updates per kernel call in a parallel run (about 10-40 ms): how often a run looks whether
+#: other threads are idle, and the delay before it gives them work. Coming back more often costs
+#: more than the call: the structure is cold in the cache afterwards (1<<18 cost pentominoes 12%).
+SLICE = 1 << 22
+#: A run's first kernel call spends this many updates, and each next one twice as many up to
+#: ``SLICE``: so a short search is cut for the idle threads at once, and a long one rarely returns.
+FIRST_SLICE = 1 << 14
+#: Nodes a kernel call may visit in a threaded run (taken from the shared budget, if any): a run
+#: with few updates per node still comes back every few tens of milliseconds to give work away.
+GRANT = 1 << 20
 #: Dask tasks per worker thread: enough that one slow piece does not leave the others idle.
 TASKS_PER_THREAD = 8
 #: The deepest split tried when looking for enough Dask tasks.
@@ -105,12 +109,14 @@ def search_piece(engine, structure, piece: Piece, *, collect: bool = False, limi
     count = gifts = 0
     status = Status.RUNNING
     started = time.perf_counter()
+    work = FIRST_SLICE
     try:
         if pool is not None:
             pool.machines.add(id(machine), state)
         while True:
             budget = max_nodes if pool is None else pool.grant(state, max_nodes)
-            found = engine.advance(structure, machine, limit - count, budget, SLICE, out, ends)
+            found = engine.advance(structure, machine, limit - count, budget, work, out, ends)
+            work = min(2 * work, SLICE)
             count += found
             if collect and found:
                 stops = ends[:found].tolist()
@@ -118,8 +124,11 @@ def search_piece(engine, structure, piece: Piece, *, collect: bool = False, limi
             if pool is not None:
                 pool.spent(state, budget, found)
             phase = int(state[PHASE])
-            if phase == Status.MAX_NODES.code and pool is not None and not pool.out_of_nodes:
-                phase = Status.RUNNING.code       # this grant is used up, not the budget
+            if pool is not None and not pool.stopping and (
+                    phase == Status.STOPPED.code or (phase == Status.MAX_NODES.code and not pool.out_of_nodes)):
+                # an idle thread asked for work, or this grant is used up (not the budget)
+                state[STOP] = 0
+                phase = Status.RUNNING.code
             if phase != Status.RUNNING.code:
                 status = of_code(phase)
                 break
@@ -179,6 +188,8 @@ class _Machines:
             self._states.pop(key, None)
 
     def stop_all(self) -> None:
+        """Make every kernel under way come back within its poll (about 0.2 ms): to stop, or to
+        give work to an idle thread."""
         with self._lock:
             for state in self._states.values():
                 state[STOP] = 1
@@ -236,6 +247,7 @@ class _Pool:
         with self.cond:
             while not self.queue and self.busy and not self.stopping:
                 self.idle += 1
+                self.machines.stop_all()       # the runs come back and one gives work away
                 self.cond.wait()
                 self.idle -= 1
             if self.stopping or not self.queue:

@@ -25,8 +25,10 @@ from . import encode
 from .grid import PuzzleError, clashes, parse, parse_lines81, texts
 
 CHUNK = 512     # puzzles per kernel call: the call costs nothing per puzzle, and threads share the work
-#: The most puzzles per kernel call of :func:`solve_array` (it makes a few chunks per thread).
-ARRAY_CHUNK = 8192
+#: The fewest and the most puzzles per kernel call of :func:`solve_array`, which makes about eight
+#: chunks per thread: enough to even out hard and easy chunks, few enough that the Python per call
+#: (some 50 microseconds) stays far below the kernels' time.
+ARRAY_CHUNK_MIN, ARRAY_CHUNK = 32, 8192
 #: Puzzles per Dask task: a task costs milliseconds to schedule, so it carries a few thousand.
 DASK_CHUNK = 4096
 #: Puzzles read ahead of the answers at most, however many threads: lines, entries and results in
@@ -137,8 +139,8 @@ def solve_array(grid, *, limit: int = 1, jobs: int | None = 1) -> Solved:
     ``limit`` solutions each, on ``jobs`` threads (None: one per core).
 
     All the work per puzzle is in the kernel or whole-array numpy, outside the GIL, so threads
-    scale even on easy puzzles; the only Python is per chunk (a few chunks per thread, from
-    ``CHUNK`` to ``ARRAY_CHUNK`` puzzles).
+    scale even on easy puzzles; the only Python is per chunk (about eight chunks per thread, from
+    ``ARRAY_CHUNK_MIN`` to ``ARRAY_CHUNK`` puzzles).
 
     >>> from sudoku.grid import lines, parse
     >>> solved = solve_array(parse("1...............")[None, :], limit=10)
@@ -165,7 +167,7 @@ def solve_array(grid, *, limit: int = 1, jobs: int | None = 1) -> Solved:
 
     # a few chunks per thread (balance), each large (Python per chunk, outside the kernel, is
     # what threads wait for one another on)
-    size = max(CHUNK, min(ARRAY_CHUNK, -(-rows // (4 * jobs))))
+    size = max(ARRAY_CHUNK_MIN, min(ARRAY_CHUNK, -(-rows // (8 * jobs))))
     starts = range(0, rows, size)
     if jobs == 1 or rows <= size:
         for start in starts:
