@@ -329,7 +329,7 @@ class ExactCover:
         >>> queens.first() == queens.first(seed=None), queens.first(seed=1) == queens.first(seed=1)
         (True, True)
         """
-        if _parallel(jobs, client):
+        if _split(jobs, client):
             found = self._parallel(jobs, client, collect=True, limit=1, max_nodes=max_nodes,
                                    engine=engine, seed=seed).solutions
             return found[0] if found else None
@@ -357,7 +357,7 @@ class ExactCover:
         them (the Dancing Links engines; dancing cells gives the same solutions in another order).
         A ``limit`` then stops it once that many are found, not necessarily one run's first.
         """
-        if _parallel(jobs, client):
+        if _split(jobs, client):
             return iter(self._parallel(jobs, client, collect=True, limit=limit, max_nodes=max_nodes,
                                        engine=engine, seed=seed).solutions)
         return Search(self, limit=limit, max_nodes=max_nodes, engine=engine, seed=seed, close_at_end=True)
@@ -380,7 +380,7 @@ class ExactCover:
         >>> queens.count(), queens.stats.status
         (724, 'complete')
         """
-        if _parallel(jobs, client):
+        if _split(jobs, client):
             return self._parallel(jobs, client, limit=limit, max_nodes=max_nodes, engine=engine,
                                   seed=seed).count
         with Search(self, limit=limit, max_nodes=max_nodes, engine=engine, seed=seed) as run:
@@ -409,7 +409,7 @@ class ExactCover:
             prepared.check()
 
 
-def _parallel(jobs, client) -> bool:
+def _split(jobs, client) -> bool:
     """Whether a search is for :mod:`dlx.parallel` (which checks ``jobs``): anything but one job."""
     return client is not None or type(jobs) is not int or jobs != 1
 

@@ -109,7 +109,7 @@ def search_piece(engine, structure, piece: Piece, *, collect: bool = False, limi
     count = gifts = 0
     status = Status.RUNNING
     started = time.perf_counter()
-    work = FIRST_SLICE
+    work = SLICE if pool is None else FIRST_SLICE      # alone, it has no one to give work to
     try:
         if pool is not None:
             pool.machines.add(id(machine), state)
