@@ -32,6 +32,10 @@ PROPERTY_TESTS = [
     "tests/test_trace.py::test_a_full_buffer_pauses_the_kernel_and_loses_nothing",
     "tests/test_batch.py::test_reduce_is_the_greedy_reference",
     "tests/test_batch.py::test_reduce_refuses_clashes_and_bad_units",
+    "tests/test_parallel.py::test_a_split_at_any_depth_adds_up_to_one_run",
+    "tests/test_parallel.py::test_colours_and_multiplicities_split_exactly",
+    "tests/test_parallel.py::test_dancing_cells_pieces_find_the_same_solutions",
+    "tests/test_parallel.py::test_threads_that_give_work_away_count_as_one_run",
 ]
 
 

@@ -36,30 +36,28 @@ def split_and_search(ec, depth, engine, collect=True):
     return parallel.merge(outcomes, engine, before=stats, collect=collect), pieces
 
 
+def assert_splits_add_up(ec):
+    """At depths 1 to 4, the pieces and the split find one run's solutions in its order, and
+    their nodes, updates and cleansings add up to its own."""
+    solutions, stats = serial(ec, "dlx")
+    for depth in range(1, 5):
+        result, _ = split_and_search(ec, depth, "dlx")
+        assert result.solutions == solutions and result.count == len(solutions)
+        assert figures(result.stats) == figures(stats) and result.stats.complete
+
+
 @settings(max_examples=150, deadline=None)
 @given(small_problems())
 def test_a_split_at_any_depth_adds_up_to_one_run(problem):
     primary, secondary, options = problem
-    ec = dlx.ExactCover(options, primary=primary, secondary=secondary)
-    solutions, stats = serial(ec, "dlx")
-    for depth in range(1, 5):
-        result, _ = split_and_search(ec, depth, "dlx")
-        assert result.solutions == solutions
-        assert result.count == len(solutions)
-        assert figures(result.stats) == figures(stats)
-        assert result.stats.complete
+    assert_splits_add_up(dlx.ExactCover(options, primary=primary, secondary=secondary))
 
 
 @settings(max_examples=150, deadline=None)
 @given(mcc_problems())
 def test_colours_and_multiplicities_split_exactly(problem):
     primary, secondary, options, bounds = problem
-    ec = dlx.ExactCover(options, primary=primary, secondary=secondary, bounds=bounds)
-    solutions, stats = serial(ec, "dlx")
-    for depth in range(1, 5):
-        result, _ = split_and_search(ec, depth, "dlx")
-        assert result.solutions == solutions
-        assert figures(result.stats) == figures(stats)
+    assert_splits_add_up(dlx.ExactCover(options, primary=primary, secondary=secondary, bounds=bounds))
 
 
 @settings(max_examples=100, deadline=None)
