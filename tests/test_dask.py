@@ -38,7 +38,7 @@ def test_the_problem_travels_once_and_tasks_are_many(client):
     assert result.count == 724
     assert result.pieces >= parallel.TASKS_PER_THREAD * 2
     assert queens.first(client=client, engine="dlx") is not None
-    assert queens.count(limit=10, client=client) >= 10
+    assert queens.count(limit=10, client=client) == 10 and queens.stats.status == "limit"
     budget = queens.count(max_nodes=500, client=client, engine="dlx")
     assert budget < 724 and queens.stats.status == "max_nodes"
 
