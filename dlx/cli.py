@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
+import threading
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import NoReturn
 
 # A command never multiplies matrices: numpy's BLAS thread pool would only burn CPU at start-up.
@@ -109,6 +111,21 @@ def exit_now(main: Callable[[], int]) -> NoReturn:
         except (OSError, ValueError):   # a reader gone away, a stream closed
             pass
     os._exit(status or 0)
+
+
+@contextlib.contextmanager
+def compile_notice(prog: str, after: float = 1.0) -> Iterator[None]:
+    """Say on stderr that the kernels are compiling when what the block does (a first kernel call)
+    takes more than ``after`` seconds: numba compiles them on a machine's first run (about 7 s),
+    then loads them from its cache in well under a second."""
+    timer = threading.Timer(after, lambda: print(f"{prog}: compiling the kernels (first run only, some "
+                                                  "seconds)...", file=sys.stderr, flush=True))
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
 
 
 def _split(problem: ExactCover, args):

@@ -16,7 +16,9 @@ _WHERE = {"PuzzleError": "grid", "parse": "grid", "pretty": "grid", "Result": "s
           "is_unique": "solver", "solve": "solver", "solve_all": "solver", "solve_array": "solver",
           "Solved": "solver", "solve_many": "solver", "read_array": "grid",
           "generate": "generator", "shuffle": "transform", "Rating": "rating", "rate": "rating",
-          "rate_all": "rating", "explain": "explainer"}
+          "rate_all": "rating", "explain": "explainer", "read_puzzles": "files", "Variant": "variants", "jigsaw": "variants",
+          "killer": "variants", "OutOfNodes": "solver"}
 
 __all__ = sorted(_WHERE, key=str.lower)
-__getattr__, __dir__ = loader(__name__, _WHERE, ("cli", "encode", "explainer", "generator", "grid", "rating", "solver", "transform"))
+__getattr__, __dir__ = loader(__name__, _WHERE, ("cli", "encode", "explainer", "files", "generator", "grid", "rating", "solver", "transform",
+                                             "variants"))

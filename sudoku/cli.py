@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import argparse
+import csv
 import functools
 import io
+import json
 import os
 import sys
 import time
@@ -19,21 +21,28 @@ import numpy as np
 from tqdm import tqdm
 
 from dlx import __version__
-from dlx.cli import exit_now, whole_number
+from dlx.cli import compile_notice, exit_now, whole_number
 
-from . import encode, transform
-from .grid import Entry, PuzzleError, box_size, parse, pretty, read_lines, to_text
+from . import encode, files, transform, variants
+from .grid import Entry, PuzzleError, box_size, expand_symbols, parse, parse_box, pretty, read_lines, to_text
 from .explainer import explain
 from .generator import generate
 from .rating import LEVELS, rate_all
-from .solver import INVALID, NO_SOLUTION, SOLVED, map_chunks, solve_chunk
+from .solver import INVALID, MAX_NODES, NO_SOLUTION, SOLVED, map_chunks, solve_chunk
 
 _POSITIVE = whole_number(1)
 _NATURAL = whole_number(0)
 
 #: Exit statuses: 1 when some puzzle failed (unreadable, no solution, not unique with --unique);
-#: 130 when interrupted (Ctrl-C), as shells report a command ended by SIGINT.
-FAILED, USAGE, INTERRUPTED = 1, 2, 130
+#: 2 for a usage error; 3 when --max-nodes ran out on some puzzle (and nothing failed); 130 when
+#: interrupted (Ctrl-C), as shells report a command ended by SIGINT.
+FAILED, USAGE, OUT_OF_NODES, INTERRUPTED = 1, 2, 3, 130
+FORMATS = ("line", "pretty", "csv", "jsonl")
+_INPUT = ("Input: one puzzle per line ('.' or '0' for blanks; text after ',' or ':' ignored), grids "
+          "over several lines, or CSV with a header naming the puzzle column.")
+_STATUSES = (f"Exit status: 0 when every puzzle went well; {FAILED} when some line failed (echoed with "
+             f"'# ' in front, reported on stderr with its line number); {USAGE} for a usage error; "
+             f"{OUT_OF_NODES} when --max-nodes ran out on some puzzle; {INTERRUPTED} when interrupted (Ctrl-C).")
 
 
 @dataclass
@@ -41,6 +50,7 @@ class Tally:
     puzzles: int = 0
     by_status: Counter = field(default_factory=Counter)
     not_unique: int = 0
+    out_of_nodes: int = 0
     nodes: int = 0
 
 
@@ -70,41 +80,240 @@ def main(argv: list[str] | None = None) -> int:
         return FAILED
 
 
-def _run(args, tally: Tally) -> int:
-    try:
-        source = _open(args.file)
-    except OSError as e:
-        print(f"sudoku: error: cannot read {args.file}: {e.strerror or e}", file=sys.stderr)
-        return FAILED
+@dataclass
+class _Job:
+    """What ``solve`` and ``count`` were asked for, checked once."""
+
+    args: argparse.Namespace
+    limit: int
+    box: tuple[int, int] | None
+    variant: variants.Variant | None
+    layout: str | None           # "jigsaw" or "killer": each puzzle brings its layout
+    format: str | None           # None: csv for CSV input, line otherwise
+    several: bool = False        # more than one source: messages name it
+
+
+def _job(args) -> _Job:
     if args.unique:
         limit = 2
     elif args.command == "solve":
         limit = 1
     else:
         limit = args.limit or sys.maxsize
-    encode.batch(3)     # the 9x9 structure, built once per process: setup, not solving time
-    started = time.perf_counter()
-    bar = tqdm(unit=" lines", total=_lines_in(args.file), file=sys.stderr, delay=1.0,
-               disable=args.quiet or not sys.stderr.isatty())
+    box = parse_box(args.box) if args.box else None
+    layout = args.variant if args.variant in ("jigsaw", "killer") else None
+    variant = None if layout else variants.named(args.variant)
+    fmt = "pretty" if getattr(args, "pretty", False) else args.format
+    return _Job(args, limit, box, variant, layout, fmt, len(args.inputs) > 1)
+
+
+def _run(args, tally: Tally) -> int:
     try:
-        with source, bar:
-            for chunk in map_chunks(functools.partial(_solve, limit=limit), read_lines(source),
-                                    jobs=args.jobs, client=args.dask):
-                sys.stdout.write("".join(_report(args, entry, result, tally) for entry, result in chunk))
-                bar.update(sum(entry.text.count("\n") + 1 for entry, _ in chunk))
-        sys.stdout.flush()
-    except BrokenPipeError:
-        # the reader went away (`sudoku solve big.txt | head`): stop quietly, as other filters do
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return FAILED
+        job = _job(args)
+        if args.symbols:
+            expand_symbols(args.symbols)
+    except (PuzzleError, ValueError) as e:
+        print(f"sudoku: error: {getattr(e, 'reason', e)}", file=sys.stderr)
+        return USAGE
+    _load(job)
+    started = time.perf_counter()
+    failed = False
+    for name in args.inputs or ["-"]:
+        failed |= _run_source(job, name, tally)
     if args.stats:
         seconds = time.perf_counter() - started
         n = tally.puzzles
         print(f"{n} puzzles: {tally.by_status[SOLVED]} solved, {tally.by_status[NO_SOLUTION]} no solution, "
               f"{tally.by_status[INVALID]} invalid; {seconds:.3f} s, {n / seconds if seconds else 0:,.0f} "
               f"puzzles/s, {tally.nodes / max(n, 1):.1f} nodes per puzzle", file=sys.stderr)
-    failed = tally.by_status[INVALID] + (tally.by_status[NO_SOLUTION] if args.command == "solve" or args.unique else 0)
-    return FAILED if failed or tally.not_unique else 0
+    failed |= bool(tally.by_status[INVALID] or tally.not_unique
+                   or (tally.by_status[NO_SOLUTION] and (args.command == "solve" or args.unique)))
+    return FAILED if failed else OUT_OF_NODES if tally.out_of_nodes else 0
+
+
+def _load(job: _Job) -> None:
+    """Build the solver before the clock starts, saying so when the kernels compile (first run)."""
+    size = job.box[0] * job.box[1] if job.box else 9
+    shape = job.box if job.box and job.box[0] != job.box[1] else round(size ** 0.5)
+    with compile_notice("sudoku"):
+        encode.batch(shape, job.variant).solve(np.zeros((1, size * size), np.uint8), 1)
+
+
+def _run_source(job: _Job, name: str, tally: Tally) -> bool:
+    """Answer every line of one source (a file, ``-`` or a puzzle given as an argument); True when
+    the source could not be read."""
+    args = job.args
+    if name != "-" and not os.path.exists(name) and files.looks_like_puzzle(name):
+        source, label = [name], f"argument {args.inputs.index(name) + 1}"
+    else:
+        try:
+            source = files.open_text(name)
+        except OSError as e:
+            print(f"sudoku: error: cannot read {name}: {e.strerror or e}", file=sys.stderr)
+            return True
+        label = name if job.several else None
+    stream = source if isinstance(source, files.Stream) else None
+    interactive = stream is not None
+    bar = tqdm(unit=" lines", total=_lines_in(name), file=sys.stderr, delay=1.0,
+               disable=args.quiet or interactive or not sys.stderr.isatty())
+    size = job.box[0] * job.box[1] if job.box else None
+    report = _Reporter(job, label, tally)
+    work = functools.partial(_solve, limit=job.limit, max_nodes=args.max_nodes, box=job.box,
+                             symbols=args.symbols, variant=job.variant)
+    try:
+        entries = files.entries(source, size=size, column=args.column, layout=job.layout)
+        with bar:
+            for chunk in map_chunks(work, entries, jobs=args.jobs, client=args.dask,
+                                    ready=stream.waiting if stream else None):
+                sys.stdout.write("".join([report(entry, result) for entry, result in chunk]))
+                if interactive and not stream.waiting():
+                    sys.stdout.flush()
+                bar.update(sum([entry.text.count("\n") + 1 for entry, _ in chunk]))
+        sys.stdout.flush()
+    except PuzzleError as e:          # a column asked for that the header lacks
+        print(f"sudoku: error: {name}: {e}", file=sys.stderr)
+        return True
+    except BrokenPipeError:
+        # the reader went away (`sudoku solve big.txt | head`): stop quietly, as other filters do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return True
+    finally:
+        if hasattr(source, "close"):
+            source.close()
+    return False
+
+
+def _solve(entries: list[Entry], stop=None, **how) -> list:
+    todo = [e for e in entries if e.puzzle is not None]
+    each = None
+    if any(e.variant is not None for e in todo):
+        each = [e.variant or how["variant"] for e in todo]
+    results = iter(solve_chunk([e.puzzle for e in todo], stop=stop, variants_each=each, **how))
+    return [(e, next(results) if e.puzzle is not None else None) for e in entries]
+
+
+class _Reporter:
+    """The output for each entry in the format asked for; problems go to stderr with the line."""
+
+    def __init__(self, job: _Job, label: str | None, tally: Tally) -> None:
+        self.job, self.label, self.tally = job, label, tally
+        self.counting = job.args.command == "count"
+        self.column = "count" if self.counting else "solution"
+        self.format = job.format
+        self.csv_header_done = False
+
+    def __call__(self, entry: Entry, result) -> str:
+        status, answer = self.outcome(entry, result)
+        fmt = self.format or ("csv" if entry.fields is not None else "line")
+        if fmt == "jsonl":
+            return self.jsonl(entry, result, status, answer)
+        if fmt == "csv":
+            return self.csv(entry, result, status, answer)
+        return self.line(entry, result, status, answer, fmt == "pretty")
+
+    def outcome(self, entry: Entry, result) -> tuple[str, str | None]:
+        """``(status, answer)``, counting and reporting on stderr as it goes. The status is the
+        batch's (solved, no solution, invalid, max_nodes), or for a count complete / limit (a lower
+        bound), and "not unique" with --unique."""
+        tally, args = self.tally, self.job.args
+        if result is None:
+            if entry.error is None:
+                return "", None            # a blank line, a comment or a header: kept
+            tally.puzzles += 1
+            tally.by_status[INVALID] += 1
+            self.warn(entry, entry.error.reason)
+            return INVALID, None
+        tally.puzzles += 1
+        tally.by_status[result.status] += 1
+        tally.nodes += result.nodes
+        if result.status == INVALID:
+            self.warn(entry, result.error.reason)
+            return INVALID, None
+        if result.status == MAX_NODES:
+            tally.out_of_nodes += 1
+            self.warn(entry, f"the budget of {args.max_nodes} nodes ran out after {result.count} "
+                             f"solution{'' if result.count == 1 else 's'}")
+        elif args.unique and result.count > 1:
+            tally.not_unique += 1
+            self.warn(entry, "not unique (2 solutions or more)")
+            status = "not unique"
+            return status, str(result.count) if self.counting else result.solution
+        if self.counting:
+            if args.unique and result.count == 0:
+                self.warn(entry, "no solution")
+            if result.status == MAX_NODES:
+                return MAX_NODES, str(result.count)
+            return ("limit" if result.count >= self.job.limit else "complete"), str(result.count)
+        if result.status == NO_SOLUTION:
+            self.warn(entry, "no solution")
+        return str(result.status), result.solution
+
+    def line(self, entry: Entry, result, status: str, answer: str | None, pretty_grid: bool) -> str:
+        if not status:
+            return entry.text + "\n"
+        if self.counting and answer is not None:
+            lower = status in ("limit", MAX_NODES, "not unique")
+            return f"{answer}{'+' if lower else ''}\n"
+        if answer is None:
+            return _echo(entry)
+        if status == "not unique" or status == MAX_NODES:
+            mark = "not unique" if status == "not unique" else "not proven unique"
+            return f"# {mark}: {answer}\n"
+        if pretty_grid:
+            return pretty(parse(answer, box=self.job.box, symbols=self.job.args.symbols), box=self.job.box,
+                          symbols=self.job.args.symbols) + "\n\n"
+        return answer + "\n"
+
+    def csv(self, entry: Entry, result, status: str, answer: str | None) -> str:
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        if entry.fields is None:               # lines, not CSV: one row each, a header first
+            if not self.csv_header_done:
+                writer.writerow(["line", "puzzle", self.column, "status"])
+                self.csv_header_done = True
+            writer.writerow([entry.line, entry.puzzle if entry.puzzle is not None else entry.text,
+                             answer or "", status])
+        elif entry.line == 1 and result is None and entry.error is None:      # the header
+            names = list(entry.fields)
+            writer.writerow(names + [_free(self.column, names), _free("status", names)])
+        else:
+            writer.writerow(list(entry.fields) + [answer or "", status])
+        return out.getvalue()
+
+    def jsonl(self, entry: Entry, result, status: str, answer: str | None) -> str:
+        record: dict = {"line": entry.line}
+        if self.label:
+            record["source"] = self.label
+        if not status:
+            record["text"] = entry.text
+        else:
+            record["puzzle"] = entry.puzzle if entry.puzzle is not None else entry.text
+            record["status"] = status
+            if answer is not None:
+                record[self.column] = int(answer) if self.counting else answer
+            if result is not None:
+                record["nodes"] = result.nodes
+            error = entry.error or (result.error if result is not None else None)
+            if error is not None:
+                record["error"] = error.reason
+        return json.dumps(record) + "\n"
+
+    def warn(self, entry: Entry, reason: str) -> None:
+        where = f"{self.label}: " if self.label and not self.label.startswith("argument") else ""
+        if self.label and self.label.startswith("argument"):
+            print(f"sudoku: {self.label}: {reason}", file=sys.stderr)
+        else:
+            print(f"sudoku: {where}line {entry.line}: {reason}", file=sys.stderr)
+
+
+def _free(name: str, taken: list[str]) -> str:
+    """``name``, or ``name_found`` when the input already has a column of that name."""
+    return name if name not in taken else f"{name}_found"
+
+
+def _echo(entry: Entry) -> str:
+    """A failed entry's input, each line marked so it can't pass for an answer."""
+    return "".join(f"# {line}\n" for line in entry.text.split("\n"))
 
 
 def _shuffle(args, tally: Tally) -> int:
@@ -216,38 +425,6 @@ def _input(name: str) -> io.TextIOBase:
         raise SystemExit(f"sudoku: error: cannot read {name}: {e.strerror or e}") from None
 
 
-def _solve(entries: list[Entry], stop=None, *, limit: int) -> list:
-    results = iter(solve_chunk([e.puzzle for e in entries if e.puzzle is not None], limit, stop=stop))
-    return [(e, next(results) if e.puzzle is not None else None) for e in entries]
-
-
-def _report(args, entry: Entry, result, tally: Tally) -> str:
-    """The output for one entry; problems go to stderr with the line number."""
-    if result is None:
-        if entry.error is None:
-            return entry.text + "\n"           # a blank line, a comment or a header: kept
-        tally.puzzles += 1
-        tally.by_status[INVALID] += 1
-        return _failed(entry, entry.error.reason)
-    tally.puzzles += 1
-    tally.by_status[result.status] += 1
-    tally.nodes += result.nodes
-    if result.status == INVALID:
-        return _failed(entry, result.error.reason)
-    if args.unique and result.count > 1:
-        tally.not_unique += 1
-        _warn(entry, "not unique (2 solutions or more)")
-    if args.command == "count":
-        if args.unique and result.count == 0:
-            _warn(entry, "no solution")
-        return f"{result.count}\n"
-    if result.status == NO_SOLUTION:
-        return _failed(entry, "no solution")
-    if args.pretty:
-        return pretty(parse(result.solution)) + "\n\n"
-    return result.solution + "\n"
-
-
 def _failed(entry: Entry, reason: str) -> str:
     """Report on stderr and echo the input, each line marked so it can't pass for an answer."""
     _warn(entry, reason)
@@ -278,13 +455,8 @@ def _lines_in(name: str) -> int | None:
 LINES_COUNTED = 1 << 32
 
 
-def _open(name: str) -> io.TextIOBase:
-    # undecodable bytes become U+FFFD, so a bad line is reported as a bad character, not a crash;
-    # utf-8-sig drops a byte-order mark at the start; lines end at LF only, as wc -l counts them
-    # (a lone CR would otherwise split one input line into two outputs)
-    if name == "-":
-        return io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8-sig", errors="replace", newline="\n")
-    return open(name, encoding="utf-8-sig", errors="replace", newline="\n")
+def _open(name: str):
+    return files.open_text(name)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -298,19 +470,54 @@ def _parser() -> argparse.ArgumentParser:
                f"{INTERRUPTED} when interrupted (Ctrl-C).")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
-    solve = commands.add_parser("solve", help="print the solution of each puzzle")
-    count = commands.add_parser("count", help="print the number of solutions of each puzzle")
+    solve = commands.add_parser(
+        "solve", help="print the solution of each puzzle",
+        description="Print the solution of every puzzle, one output line per input line, in order. "
+                    "Puzzles come from the arguments: a puzzle itself, a file, or - for standard input "
+                    "(the default); typed or piped in, each line is answered as soon as it is read. "
+                    + _INPUT,
+        epilog="Examples: sudoku solve puzzles.txt;  sudoku solve 4.....8.5.3..........7......2.....6.....8.4"
+               "......1.......6.3.7.5..2.....1.4......;  sudoku solve kaggle.csv --jobs 0;  sudoku solve "
+               "--variant killer examples/killer.txt. " + _STATUSES,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    count = commands.add_parser(
+        "count", help="print the number of solutions of each puzzle",
+        description="Print the number of solutions of every puzzle, one line per input line. A count "
+                    "that stopped at --limit or --max-nodes is a lower bound, written with a + "
+                    "(5+). " + _INPUT,
+        epilog="Examples: sudoku count puzzles.txt --unique;  sudoku count ......... --limit 1000. "
+               + _STATUSES,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     for sub in (solve, count):
-        sub.add_argument("file", nargs="?", default="-", help="puzzle file, or - for standard input (default)")
+        sub.add_argument("inputs", nargs="*", metavar="PUZZLE|FILE",
+                         help="puzzles, files, or - for standard input (the default when none)")
         sub.add_argument("--unique", action="store_true",
-                         help="prove each solution unique (stop at 2); report those that are not")
-        sub.add_argument("--jobs", type=_POSITIVE, default=1, metavar="N", help="solve on N threads")
+                         help="prove each solution unique (stop at 2); mark and report those that are not")
+        sub.add_argument("--format", choices=FORMATS,
+                         help="line: one line per input line (the default); pretty: grids; csv: the "
+                              "input's columns plus the answer and status (the default for CSV input); "
+                              "jsonl: one JSON object per line")
+        sub.add_argument("--column", metavar="NAME",
+                         help="the CSV column that holds the puzzles (default: puzzle, quizzes or quiz)")
+        sub.add_argument("--box", metavar="RxC",
+                         help="boxes of R rows and C columns (2x3 for 6x6, 3x4 for 12x12); default: the "
+                              "squarest that fits the puzzle's size")
+        sub.add_argument("--symbols", metavar="SPEC",
+                         help="the values' characters in order, ranges allowed: 0-F or 1-9A-G for 16x16 "
+                              "(default 1-9 then A-Z); '.' is a blank, and 0 too when it is no symbol")
+        sub.add_argument("--variant", choices=list(variants.NAMES) + ["hyper"], default="standard",
+                         help="; ".join(f"{k}: {v}" for k, v in variants.NAMES.items())
+                              + " (jigsaw lines: puzzle,regions; killer lines: puzzle,cages,sums)")
+        sub.add_argument("--max-nodes", type=_POSITIVE, metavar="N",
+                         help=f"give up on a puzzle after N search nodes (exit status {OUT_OF_NODES})")
+        sub.add_argument("--jobs", type=_NATURAL, default=1, metavar="N",
+                         help="solve on N threads, 0 for one per core (default: %(default)s)")
         sub.add_argument("--dask", metavar="WHERE",
                          help="solve on a Dask cluster: 'local' (one process per core) or a scheduler's "
                               "address, tcp://host:8786 (needs the dist extra); answers stay in order")
         sub.add_argument("--stats", action="store_true", help="print counts, time and speed on stderr")
         sub.add_argument("--quiet", action="store_true", help="no progress bar")
-    solve.add_argument("--pretty", action="store_true", help="print grids instead of lines")
+    solve.add_argument("--pretty", action="store_true", help="the same as --format pretty")
     count.add_argument("--limit", type=_POSITIVE, metavar="K", help="stop counting at K solutions")
 
     shuffle = commands.add_parser(

@@ -1,11 +1,14 @@
 """Reading and writing puzzles: text as people paste it, lists of lists, and pretty grids.
 
-A puzzle of box size ``n`` is an ``N x N`` grid with ``N = n*n`` (4x4, 9x9, 16x16, 25x25), held as
-a flat uint8 array of ``N*N`` values in row-major order, 0 for a blank. In text, a blank is ``.``
-or ``0`` and the values are ``1``-``9`` then ``A``-``P`` (10-25, either case).
+A puzzle is an ``N x N`` grid split into ``N`` boxes of ``R x C`` cells (``R * C = N``): square
+boxes for 4x4, 9x9, 16x16 and 25x25, rectangles for 6x6 (2x3), 8x8 (2x4), 12x12 (3x4) and so on.
+It is held as a flat uint8 array of ``N*N`` values in row-major order, 0 for a blank; the box shape
+travels beside it (:func:`box_shape`). In text, a blank is ``.`` (or ``0`` when 0 is no symbol)
+and the values are ``1``-``9`` then ``A``-``Z`` (10-35, either case), or the symbols given.
 """
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Iterable, Iterator
@@ -13,19 +16,17 @@ from typing import NamedTuple
 
 import numpy as np
 
-SYMBOLS = "123456789ABCDEFGHIJKLMNOP"
-SIZES = {n ** 4: n for n in range(2, 6)}        # cells -> box size
+SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+#: The largest grid: one more would need more than 62 one-character names (0-9, A-Z, a-z).
+MAX_SIZE = 61
 _IGNORED = re.compile(r"[\s|+\-]")                # layout in pasted grids: spaces, |, -, +
-_ROW_SIZES = (4, 9, 25)     # a line of 16 cells is a whole 4x4 puzzle, so 16x16 grids take one line
+_APART = re.compile(r"[\s|+]+")                 # between the cells of a row as pretty() writes it
 
 # byte -> value (0 for a blank, 255 for a character that is no cell) for 9x9 lines
 _BYTE_VALUE = np.full(256, 255, np.uint8)
 _BYTE_VALUE[[ord("."), ord("0")]] = 0
 _BYTE_VALUE[np.frombuffer(b"123456789", np.uint8)] = np.arange(1, 10)
 _VALUE_BYTE = np.frombuffer(b"." + SYMBOLS.encode(), np.uint8)
-# symbol -> value in either case: a lookup, since str.upper() would make 'ı' an 'I'
-_VALUE = {s: v for v, s in enumerate(SYMBOLS, 1)}
-_VALUE |= {s.lower(): v for s, v in _VALUE.items()}
 
 
 class PuzzleError(ValueError):
@@ -46,12 +47,113 @@ def _puzzle_error(reason: str, line: int | None) -> PuzzleError:
     return PuzzleError(reason, line=line)
 
 
-def parse(puzzle) -> np.ndarray:
+def grid_size(cells: int) -> int | None:
+    """``N`` for a puzzle of ``cells = N*N`` cells that has boxes (N from 4 to MAX_SIZE, not prime),
+    else None.
+
+    >>> grid_size(81), grid_size(36), grid_size(25), grid_size(80)
+    (9, 6, None, None)
+    """
+    size = math.isqrt(cells)
+    if size * size != cells or not 4 <= size <= MAX_SIZE or _squarest(size) is None:
+        return None
+    return size
+
+
+def _squarest(size: int) -> int | None:
+    """The most rows a box of an N x N grid can have, at most as many as its columns (None: N prime)."""
+    return next((r for r in range(math.isqrt(size), 1, -1) if size % r == 0), None)
+
+
+def box_shape(size: int, box=None) -> tuple[int, int]:
+    """The box of an ``N x N`` grid as ``(rows, columns)``: ``box`` (a pair or text such as
+    ``"2x3"``) when given, else the squarest shape, no taller than wide (2x3 for 6x6, 3x4 for 12x12).
+
+    >>> box_shape(9), box_shape(6), box_shape(12), box_shape(6, "3x2")
+    ((3, 3), (2, 3), (3, 4), (3, 2))
+    """
+    if box is None:
+        rows = _squarest(size)
+        if rows is None:
+            raise PuzzleError(f"a {size}x{size} grid has no boxes ({size} is prime)")
+        return rows, size // rows
+    rows, cols = parse_box(box)
+    if rows * cols != size:
+        raise PuzzleError(f"boxes of {rows}x{cols} make a {rows * cols}x{rows * cols} grid, not {size}x{size}")
+    return rows, cols
+
+
+def parse_box(box) -> tuple[int, int]:
+    """A box shape given as ``"RxC"`` or a pair of whole numbers, each at least 1, R*C at least 4."""
+    if isinstance(box, str):
+        match = re.fullmatch(r"\s*(\d+)\s*[xX*]\s*(\d+)\s*", box)
+        if not match:
+            raise PuzzleError(f"a box is given as RxC (rows x columns), such as 2x3, not {box!r}")
+        box = int(match[1]), int(match[2])
+    try:
+        rows, cols = (int(k) for k in box)
+    except (TypeError, ValueError):
+        raise PuzzleError(f"a box is two whole numbers (rows, columns), not {box!r}") from None
+    if rows < 1 or cols < 1 or not 4 <= rows * cols <= MAX_SIZE:
+        raise PuzzleError(f"boxes of {rows}x{cols} make no sudoku (4 to {MAX_SIZE} cells a box)")
+    return rows, cols
+
+
+def expand_symbols(spec: str) -> str:
+    """The symbols of a spec with ranges, in order: ``"0-F"`` -> ``"0123456789ABCDEF"``,
+    ``"1-9A-G"`` -> ``"123456789ABCDEFG"``. A ``-`` between two characters is a range.
+
+    >>> expand_symbols("1-9A-G")
+    '123456789ABCDEFG'
+    """
+    out = []
+    k = 0
+    while k < len(spec):
+        if k + 2 < len(spec) and spec[k + 1] == "-":
+            first, last = ord(spec[k]), ord(spec[k + 2])
+            if last < first:
+                raise PuzzleError(f"symbols: the range {spec[k:k + 3]!r} runs backwards")
+            out.extend(map(chr, range(first, last + 1)))
+            k += 3
+        else:
+            out.append(spec[k])
+            k += 1
+    symbols = "".join(out)
+    bad = sorted({ch for ch in symbols if ch == "." or _IGNORED.match(ch)})
+    if bad:
+        raise PuzzleError(f"symbols: {bad[0]!r} cannot be a value ('.' is a blank; spaces, |, - and + "
+                          "are layout)")
+    if len(set(symbols)) != len(symbols):
+        twice = next(ch for ch in symbols if symbols.count(ch) > 1)
+        raise PuzzleError(f"symbols: {twice!r} given twice in {spec!r}")
+    return symbols
+
+
+@functools.cache
+def _symbol_table(symbols: str | None, size: int) -> tuple[dict[str, int], str]:
+    """``(character -> value, the N symbols)`` for a grid of ``size``: blanks map to 0; letters
+    read in either case when that is unambiguous."""
+    chars = SYMBOLS[:size] if symbols is None else expand_symbols(symbols)
+    if symbols is None and size > len(SYMBOLS):
+        raise PuzzleError(f"a {size}x{size} grid needs {size} symbols: give them (--symbols)")
+    if len(chars) != size:
+        raise PuzzleError(f"symbols {symbols!r} give {len(chars)} values, but a {size}x{size} grid has {size}")
+    value = {".": 0} | ({} if "0" in chars else {"0": 0})
+    value |= {ch: v for v, ch in enumerate(chars, 1)}
+    for ch, v in list(value.items()):
+        for other in (ch.lower(), ch.upper()):
+            if other not in value and len(other) == 1:
+                value[other] = v
+    return value, chars
+
+
+def parse(puzzle, *, box=None, symbols: str | None = None) -> np.ndarray:
     """The values of ``puzzle`` as a flat uint8 array (0 for blanks).
 
-    ``puzzle`` is a string (one line of 16, 81, 256 or 625 cells, or a grid over several lines in
-    which spaces and the separators ``|``, ``-`` and ``+`` are ignored), a list of row strings, or
-    a list of lists (or a flat list, or a numpy array) of ints with 0 for blanks.
+    ``puzzle`` is a string (one line of ``N*N`` cells, or a grid over several lines in which
+    spaces and the separators ``|``, ``-`` and ``+`` are ignored), a list of row strings, or a list
+    of lists (or a flat list, or a numpy array) of ints with 0 for blanks. ``box`` checks the box
+    shape (see :func:`box_shape`); ``symbols`` names the values in text (such as ``"0-F"``).
 
     >>> parse("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")[:9]
     array([5, 3, 0, 0, 7, 0, 0, 0, 0], dtype=uint8)
@@ -60,35 +162,39 @@ def parse(puzzle) -> np.ndarray:
     >>> parse("1.3")
     Traceback (most recent call last):
     ...
-    sudoku.grid.PuzzleError: wrong length: 3 cells, but a puzzle has 16, 81, 256 or 625
+    sudoku.grid.PuzzleError: wrong length: 3 cells; a puzzle has N*N (16 for 4x4, 36 for 6x6, 81 for 9x9, 256 for 16x16, ...)
     """
     if isinstance(puzzle, str):
-        return _parse_text(puzzle)
+        return _parse_text(puzzle, box, symbols)
     if isinstance(puzzle, (list, tuple)) and puzzle and all(isinstance(row, str) for row in puzzle):
-        return _parse_text("\n".join(puzzle))
-    return _parse_values(puzzle)
+        return _parse_text("\n".join(puzzle), box, symbols)
+    return _parse_values(puzzle, box)
 
 
-def _parse_text(text: str) -> np.ndarray:
+def _parse_text(text: str, box, symbols: str | None) -> np.ndarray:
     cells = _IGNORED.sub("", text)
-    n = SIZES.get(len(cells))
-    if n is None:
+    size = grid_size(len(cells))
+    if size is None:
+        side = math.isqrt(len(cells))
+        if side * side == len(cells) and 4 <= side <= MAX_SIZE:
+            raise PuzzleError(f"a {side}x{side} grid has no boxes ({side} is prime)")
         raise PuzzleError(_wrong_length(len(cells)))
-    size = n * n
+    box_shape(size, box)
+    value, chars = _symbol_table(symbols, size)
+    if symbols is None and size > 9 and "0" in cells and "." in cells:
+        raise PuzzleError(f"both '0' and '.' in a {size}x{size} puzzle: is 0 a blank or a value? Say "
+                          f"which with the symbols (such as 0-{chars[size - 2]}, where 0 is a value)")
     values = np.empty(len(cells), np.uint8)
     for k, ch in enumerate(cells):
-        if ch in ".0":
-            values[k] = 0
-            continue
-        v = _VALUE.get(ch, 0)
-        if not 1 <= v <= size:
+        v = value.get(ch)
+        if v is None:
             raise PuzzleError(f"bad character {ch!r} at position {k + 1} (row {k // size + 1}, "
                               f"column {k % size + 1})")
         values[k] = v
     return values
 
 
-def _parse_values(puzzle) -> np.ndarray:
+def _parse_values(puzzle, box) -> np.ndarray:
     try:
         a = np.asarray(puzzle)
     except ValueError as e:     # ragged lists
@@ -98,11 +204,11 @@ def _parse_values(puzzle) -> np.ndarray:
     if a.ndim == 2 and a.shape[0] != a.shape[1]:
         raise PuzzleError(f"a grid must be square, not {a.shape[0]} x {a.shape[1]}")
     flat = a.reshape(-1)
-    n = math.isqrt(math.isqrt(flat.size))
-    if a.ndim not in (1, 2) or n ** 4 != flat.size or flat.size not in SIZES:
-        raise PuzzleError(f"wrong shape {a.shape}: a puzzle is 4x4, 9x9, 16x16 or 25x25 "
-                          "(as rows, or all values in one list)")
-    size = n * n
+    size = grid_size(flat.size)
+    if a.ndim not in (1, 2) or size is None:
+        raise PuzzleError(f"wrong shape {a.shape}: a puzzle is N x N with boxes (4x4, 6x6, 9x9, 16x16, ...; "
+                          "as rows, or all values in one list)")
+    box_shape(size, box)
     bad = np.flatnonzero((flat < 0) | (flat > size))
     if bad.size:
         k = int(bad[0])
@@ -112,25 +218,31 @@ def _parse_values(puzzle) -> np.ndarray:
 
 
 def box_size(values: np.ndarray) -> int:
-    """``n`` for a puzzle of ``n**4`` cells."""
+    """``n`` for a puzzle of ``n**4`` cells (square boxes)."""
     return math.isqrt(math.isqrt(values.size))
 
 
-def clashes(values: np.ndarray) -> str | None:
+def box_of(size: int, box=None) -> np.ndarray:
+    """The box number of every cell, row-major (boxes numbered across, then down)."""
+    rows, cols = box_shape(size, box)
+    r, c = np.divmod(np.arange(size * size), size)
+    return r // rows * rows + c // cols
+
+
+def clashes(values: np.ndarray, box=None, symbols: str | None = None) -> str | None:
     """Why the givens contradict each other ("digit 5 twice in row 3"), or None when they don't."""
-    n = box_size(values)
-    size = n * n
-    g = values.reshape(size, size)
-    units = [("row", lambda i: g[i, :]), ("column", lambda i: g[:, i]),
-             ("box", lambda i: g[i // n * n:i // n * n + n, i % n * n:i % n * n + n].reshape(-1))]
-    for unit, cells in units:
+    size = math.isqrt(values.size)
+    chars = _symbol_table(symbols, size)[1]
+    rows, cols = box_shape(size, box)
+    cell = np.arange(size * size).reshape(size, size)
+    boxes = cell.reshape(size // rows, rows, size // cols, cols).swapaxes(1, 2).reshape(size, size)
+    for unit, cells in (("row", cell), ("column", cell.T), ("box", boxes)):
         for i in range(size):
-            given = cells(i)
-            given = given[given > 0]
-            seen = np.bincount(given, minlength=size + 1)
+            given = values[cells[i]]
+            seen = np.bincount(given[given > 0], minlength=size + 1)
             if (seen > 1).any():
                 v = int(np.flatnonzero(seen > 1)[0])
-                return f"{_symbol_word(size)} {SYMBOLS[v - 1]} twice in {unit} {i + 1}"
+                return f"{_symbol_word(size)} {chars[v - 1]} twice in {unit} {i + 1}"
     return None
 
 
@@ -138,16 +250,27 @@ def _symbol_word(size: int) -> str:
     return "digit" if size <= 9 else "value"
 
 
-def to_text(values: np.ndarray) -> str:
+@functools.cache
+def _out_bytes(symbols: str | None, size: int) -> np.ndarray:
+    if symbols is None:
+        return _VALUE_BYTE
+    return np.frombuffer(("." + _symbol_table(symbols, size)[1]).encode("utf-32-le"), np.uint32)
+
+
+def to_text(values: np.ndarray, symbols: str | None = None) -> str:
     """One line: the values with '.' for blanks.
 
     >>> to_text(parse("1...|..3.|.4..|...2"))
     '1.....3..4.....2'
+    >>> to_text(parse("1...|..3.|.4..|...2"), symbols="a-d")
+    'a.....c..d.....b'
     """
-    return _VALUE_BYTE[values].tobytes().decode()
+    if symbols is None:
+        return _VALUE_BYTE[values].tobytes().decode()
+    return _out_bytes(symbols, math.isqrt(values.size))[values].tobytes().decode("utf-32-le")
 
 
-def pretty(puzzle) -> str:
+def pretty(puzzle, *, box=None, symbols: str | None = None) -> str:
     """A grid to read, boxes separated.
 
     >>> print(pretty("1...|..3.|.4..|...2"))
@@ -157,17 +280,17 @@ def pretty(puzzle) -> str:
     . 4 | . .
     . . | . 2
     """
-    values = puzzle if isinstance(puzzle, np.ndarray) else parse(puzzle)
-    n = box_size(values)
-    size = n * n
-    text = to_text(values)
-    bar = "-+-".join(["-" * (2 * n - 1)] * n)
+    values = puzzle if isinstance(puzzle, np.ndarray) else parse(puzzle, box=box, symbols=symbols)
+    size = math.isqrt(values.size)
+    rows, cols = box_shape(size, box)
+    text = to_text(values, symbols)
+    bar = "-+-".join(["-" * (2 * cols - 1)] * (size // cols))
     lines = []
     for r in range(size):
-        if r and r % n == 0:
+        if r and r % rows == 0:
             lines.append(bar)
         row = text[r * size:(r + 1) * size]
-        lines.append(" | ".join(" ".join(row[b * n:(b + 1) * n]) for b in range(n)))
+        lines.append(" | ".join(" ".join(row[b * cols:(b + 1) * cols]) for b in range(size // cols)))
     return "\n".join(lines)
 
 
@@ -214,10 +337,13 @@ def lines(values: np.ndarray) -> str:
     return out.tobytes().decode()
 
 
-def texts(answers: np.ndarray) -> list[str]:
+def texts(answers: np.ndarray, symbols: str | None = None) -> list[str]:
     """Rows of values as one-line texts, all at once."""
     width = answers.shape[1]
-    joined = _VALUE_BYTE[answers].tobytes().decode()
+    if symbols is None:
+        joined = _VALUE_BYTE[answers].tobytes().decode()
+    else:
+        joined = _out_bytes(symbols, math.isqrt(width))[answers].tobytes().decode("utf-32-le")
     return [joined[k:k + width] for k in range(0, len(joined), width)]
 
 
@@ -228,9 +354,11 @@ class Entry(NamedTuple):
     text: str             # the line as read, or the lines of a grid joined by newlines
     puzzle: str | None    # the puzzle's text; None for a line that holds no puzzle
     error: PuzzleError | None = None
+    fields: list | None = None      # a CSV row's fields (for a header, the names)
+    variant: object = None          # the puzzle's own layout (a jigsaw's regions, a killer's cages)
 
 
-def read_lines(lines: Iterable[str]) -> Iterator[Entry]:
+def read_lines(lines: Iterable[str], *, size: int | None = None) -> Iterator[Entry]:
     """The puzzles of a file, one :class:`Entry` per puzzle or other line, in order.
 
     A puzzle is one line (81 cells for 9x9; text after a ``,`` or ``:`` is ignored, as in the Kaggle
@@ -239,65 +367,83 @@ def read_lines(lines: Iterable[str]) -> Iterator[Entry]:
     of letters, such as ``quizzes,solutions``) are kept as entries without a puzzle, so output can
     line up with input.
 
-    Rows become a grid only when they make a whole one. A line of 4, 9 or 25 cells that does not
-    is an error of its own, under its own number, and the line that broke the grid off is read
-    afresh: a short line never swallows the puzzle after it. Lines end at LF only (a CR inside a
-    line is a blank, as a space is), so entries line up with the lines ``wc -l`` counts.
+    A line of 16 cells is a whole 4x4 puzzle, unless ``size`` is 16 or its cells stand apart as
+    :func:`pretty` writes them: then it is the first row of a 16x16 grid (and when no grid follows,
+    each line is read as a 4x4 puzzle after all); so for 36 cells (6x6 or a row of 36x36). ``size`` (the N of an N x N grid) says which lines
+    are rows where the length alone does not.
+
+    Rows become a grid only when they make a whole one. A row that does not is an error of its
+    own, under its own number, and the line that broke the grid off is read afresh: a short line
+    never swallows the puzzle after it. Lines end at LF only (a CR inside a line is a blank, as a
+    space is), so entries line up with the lines ``wc -l`` counts.
 
     >>> [e.puzzle for e in read_lines(["# two puzzles", "1...|..3.|.4..|...2", "1 . | . .",
     ...                                ". . | 3 .", "----+----", ". 4 | . .", ". . | . 2"])]
     [None, '1...|..3.|.4..|...2', '1 . | . .\\n. . | 3 .\\n----+----\\n. 4 | . .\\n. . | . 2']
     >>> [(e.line, e.puzzle, e.error and e.error.reason) for e in read_lines(["....", "1...|..3.|.4..|...2"])]
-    [(1, None, 'wrong length: 4 cells, but a puzzle has 16, 81, 256 or 625'), (2, '1...|..3.|.4..|...2', None)]
+    [(1, None, 'wrong length: 4 cells; a puzzle has N*N (16 for 4x4, 36 for 6x6, 81 for 9x9, 256 for 16x16, ...)'), (2, '1...|..3.|.4..|...2', None)]
     """
     grid: list[tuple[int, str, int]] = []     # (line, text, cells) of the grid being assembled
-    size = rows = 0
+    rows = width = 0
     for number, raw in enumerate(lines, 1):
         text = raw.rstrip("\r\n")
         if number == 1:
             text = text.removeprefix("\ufeff")      # a byte-order mark is no cell
         puzzle = text.split(",", 1)[0].split(":", 1)[0].strip()
-        if len(puzzle) == 81:                  # the common case first: a 9x9 puzzle on one line
-            if grid:
-                yield from _broken_grid(grid, size)
-                grid = []
+        if len(puzzle) == 81 and not grid:     # the common case first: a 9x9 puzzle on one line
             yield Entry(number, text, puzzle)
             continue
         cells = _IGNORED.sub("", puzzle)
         if grid:
-            if (len(cells) == size or (not cells and text.strip())) and not text.startswith("#"):
+            if (len(cells) == width or (not cells and text.strip())) and not text.startswith("#"):
                 grid.append((number, text, len(cells)))     # a row, or a separator line
                 rows += len(cells) > 0
-                if rows == size:
+                if rows == width:
                     joined = "\n".join(t for _, t, _ in grid)
                     yield Entry(grid[0][0], joined, joined)
                     grid = []
                 continue
-            yield from _broken_grid(grid, size)
+            yield from _broken_grid(grid, width)
             grid = []
+        n = len(cells)
         if not cells or text.startswith("#") or (number == 1 and cells.isalpha()):
             yield Entry(number, text, None)    # blank, separator, comment or header: kept
-        elif len(cells) in SIZES:              # a whole puzzle on one line
+        elif _is_row(n, size, puzzle):         # perhaps the first row of a grid
+            grid, width, rows = [(number, text, n)], n, 1
+        elif grid_size(n):                     # a whole puzzle on one line
             yield Entry(number, text, puzzle)
-        elif len(cells) in _ROW_SIZES:         # perhaps the first row of a grid
-            grid, size, rows = [(number, text, len(cells))], len(cells), 1
         else:
-            yield Entry(number, text, None, PuzzleError(_wrong_length(len(cells)), line=number))
+            yield Entry(number, text, None, PuzzleError(_wrong_length(n), line=number))
     if grid:
-        yield from _broken_grid(grid, size)
+        yield from _broken_grid(grid, width)
 
 
-def _broken_grid(grid: list[tuple[int, str, int]], size: int) -> Iterator[Entry]:
-    """The lines of a grid that ended too soon, each its own entry: rows are errors, separators
-    are kept as they are."""
+def _is_row(cells: int, size: int | None, text: str) -> bool:
+    """Whether a line of ``cells`` cells begins a grid over several lines. A line that could be a
+    whole puzzle (16 cells: 4x4) is one, unless its cells stand apart as :func:`pretty` writes a
+    row (a 16x16 grid's first row)."""
+    if size is not None:
+        return cells == size
+    if grid_size(cells * cells) is None:
+        return False
+    return grid_size(cells) is None or all(len(t) == 1 for t in _APART.split(text.strip()))
+
+
+def _broken_grid(grid: list[tuple[int, str, int]], width: int) -> Iterator[Entry]:
+    """The lines of a grid that ended too soon, each its own entry: whole puzzles stay puzzles,
+    rows are errors, separators are kept as they are."""
     rows = sum(1 for _, _, cells in grid if cells)
     if rows == 1:
-        reason = _wrong_length(size)
+        reason = _wrong_length(width)
     else:
-        reason = f"grid ends after {rows} rows (lines {grid[0][0]}-{grid[-1][0]}), expected {size}"
+        reason = f"grid ends after {rows} rows (lines {grid[0][0]}-{grid[-1][0]}), expected {width}"
     for number, text, cells in grid:
-        yield Entry(number, text, None, PuzzleError(reason, line=number) if cells else None)
+        if cells and grid_size(cells):
+            yield Entry(number, text, text.split(",", 1)[0].split(":", 1)[0].strip())
+        else:
+            yield Entry(number, text, None, PuzzleError(reason, line=number) if cells else None)
 
 
 def _wrong_length(cells: int) -> str:
-    return f"wrong length: {cells} cells, but a puzzle has 16, 81, 256 or 625"
+    return (f"wrong length: {cells} cells; a puzzle has N*N (16 for 4x4, 36 for 6x6, 81 for 9x9, "
+            "256 for 16x16, ...)")

@@ -19,10 +19,10 @@ import numpy as np
 
 import dlx
 from dlx import status
-from dlx.search import check_count, whole
+from dlx.search import UNLIMITED, check_count, whole
 
-from . import encode
-from .grid import PuzzleError, clashes, parse, parse_lines81, texts
+from . import encode, variants
+from .grid import PuzzleError, box_shape, clashes, parse, parse_lines81, texts
 
 CHUNK = 512     # puzzles per kernel call: the call costs nothing per puzzle, and threads share the work
 #: The fewest and the most puzzles per kernel call of :func:`solve_array`, which makes about eight
@@ -37,7 +37,8 @@ DASK_CHUNK = 4096
 READ_AHEAD = 1 << 15
 
 #: ``Result.status`` values, from dlx's one vocabulary (each equals its name: ``"solved"``, ...)
-SOLVED, NO_SOLUTION, INVALID = dlx.Status.SOLVED, dlx.Status.NO_SOLUTION, dlx.Status.INVALID
+SOLVED, NO_SOLUTION, INVALID, MAX_NODES = (dlx.Status.SOLVED, dlx.Status.NO_SOLUTION, dlx.Status.INVALID,
+                                           dlx.Status.MAX_NODES)
 
 
 class Result(NamedTuple):
@@ -45,80 +46,110 @@ class Result(NamedTuple):
 
     solution: str | None         # the first solution found, or None
     count: int                   # solutions found, at most the limit asked for
-    status: dlx.Status           # "solved", "no solution" or "invalid"
+    status: dlx.Status           # "solved", "no solution", "invalid", or "max_nodes" (budget spent)
     nodes: int                   # search nodes (DLX1's count)
     error: PuzzleError | None    # why an invalid puzzle is invalid
 
 
-def solve(puzzle) -> str | None:
-    """The solution of ``puzzle`` as one line of digits, or None when it has none.
+class OutOfNodes(RuntimeError):
+    """The node budget (``max_nodes``) ran out before the search was done: ``count`` solutions
+    were found in ``nodes`` nodes, so the count is a lower bound."""
 
-    Raises :class:`PuzzleError` when the puzzle cannot be read or its givens contradict each
-    other. A puzzle with several solutions gives the first one found.
+    def __init__(self, count: int, nodes: int) -> None:
+        super().__init__(f"the budget of {nodes} nodes ran out after {count} solutions (a lower bound)")
+        self.count, self.nodes = count, nodes
+
+
+def solve(puzzle, *, box=None, symbols: str | None = None, variant=None) -> str | None:
+    """The solution of ``puzzle`` as one line, or None when it has none.
+
+    ``box``: the box shape (``"2x3"``; by default the squarest that fits); ``symbols``: the
+    values' characters (such as ``"0-F"``), used for the answer too; ``variant``: ``"x"``,
+    ``"windoku"``, or a :class:`sudoku.variants.Variant` (:func:`sudoku.jigsaw`,
+    :func:`sudoku.killer`). Raises :class:`PuzzleError` when the puzzle cannot be read or its
+    givens contradict each other. A puzzle with several solutions gives the first one found.
 
     >>> solve("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
     '534678912672195348198342567859761423426853791713924856961537284287419635345286179'
     >>> solve("....|..34|...2|3...") is None       # givens fine, but no way to finish
     True
+    >>> solve("1...2.|....5.|..26..|6.41..|2.....|..1...")     # 6x6: boxes of 2 rows, 3 columns
+    '135426426351312645654132263514541263'
     """
-    return _one(puzzle, 1).solution
+    return _one(puzzle, 1, None, box, symbols, variant).solution
 
 
-def count(puzzle, limit: int | None = None) -> int:
-    """The number of solutions of ``puzzle``, counting no further than ``limit``.
+def count(puzzle, limit: int | None = None, *, max_nodes: int | None = None, box=None,
+          symbols: str | None = None, variant=None) -> int:
+    """The number of solutions of ``puzzle``, counting no further than ``limit``, within
+    ``max_nodes`` search nodes (:class:`OutOfNodes` when they run out first). ``box``,
+    ``symbols``, ``variant``: as for :func:`solve`.
 
     >>> count("....|..34|...2|3..."), count("1...............")
     (0, 72)
     >>> count("1...............", limit=10)
     10
+    >>> count("." * 81, max_nodes=1000)
+    Traceback (most recent call last):
+    ...
+    sudoku.solver.OutOfNodes: the budget of 1000 nodes ran out after 91 solutions (a lower bound)
     """
-    return _one(puzzle, check_count(limit, "limit", 1)).count
+    result = _one(puzzle, check_count(limit, "limit", 1), max_nodes, box, symbols, variant)
+    if result.status == MAX_NODES:
+        raise OutOfNodes(result.count, result.nodes)
+    return result.count
 
 
-def is_unique(puzzle) -> bool:
+def is_unique(puzzle, *, box=None, symbols: str | None = None, variant=None) -> bool:
     """True when ``puzzle`` has exactly one solution (the search stops at the second).
 
     >>> is_unique("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
     True
     """
-    return _one(puzzle, 2).count == 1
+    return _one(puzzle, 2, None, box, symbols, variant).count == 1
 
 
-def _one(puzzle, limit: int) -> Result:
-    result = _solve_values([parse(puzzle)], limit)[0]
+def _one(puzzle, limit: int, max_nodes, box, symbols, variant) -> Result:
+    result = solve_chunk([puzzle], limit, max_nodes=max_nodes, box=box, symbols=symbols,
+                         variant=variants.named(variant), strict=True)[0]
     if result.error is not None:
         raise result.error
     return result
 
 
-def solve_many(puzzles: Iterable, *, jobs: int | None = None) -> Iterator[str | None]:
+def solve_many(puzzles: Iterable, *, jobs: int | None = 1, box=None, symbols: str | None = None,
+               variant=None) -> Iterator[str | None]:
     """Solutions of many puzzles, lazily and in input order (None for a puzzle without one).
 
-    ``puzzles`` may be any iterable (a file's lines, a generator): it is read a chunk at a time, so
-    memory stays constant however many there are. ``jobs`` threads solve chunks side by side
-    (None: one per CPU). A puzzle that cannot be read raises :class:`PuzzleError` when its turn
-    comes; use :func:`solve_all` to get every outcome without exceptions.
+    ``puzzles`` may be any iterable (a file's lines, newlines and all; a generator): it is read a
+    chunk at a time, so memory stays constant however many there are. ``jobs`` threads solve
+    chunks side by side (0 or None: one per core). A puzzle that cannot be read raises
+    :class:`PuzzleError` when its turn comes, numbered from 1 as the lines of a file are; use
+    :func:`solve_all` to get every outcome without exceptions, and :func:`sudoku.read_puzzles`
+    for files with comments, headers or grids over several lines.
 
     >>> list(solve_many(["....|..34|...2|3...", ".2.3|1...|.14.|...."]))
     [None, '4213132431422431']
     """
-    for index, result in enumerate(solve_all(puzzles, jobs=jobs)):
+    for index, result in enumerate(solve_all(puzzles, jobs=jobs, box=box, symbols=symbols, variant=variant), 1):
         if result.error is not None:
             raise PuzzleError(f"puzzle {index}: {result.error.reason}")
         yield result.solution
 
 
-def solve_all(puzzles: Iterable, *, limit: int = 1, jobs: int | None = None,
-              client: Any = None) -> Iterator[Result]:
+def solve_all(puzzles: Iterable, *, limit: int = 1, max_nodes: int | None = None, jobs: int | None = 1,
+              client: Any = None, box=None, symbols: str | None = None, variant=None) -> Iterator[Result]:
     """A :class:`Result` for every puzzle, in input order, counting up to ``limit`` solutions
-    each (``limit=2`` proves uniqueness). Never raises for a bad puzzle: its result says why.
-    ``client``: solve on a Dask cluster instead (see :func:`map_chunks`)."""
-    return map_chunks(functools.partial(_solve_chunk, limit=limit), puzzles, jobs=jobs, flatten=True,
-                      client=client)
+    each (``limit=2`` proves uniqueness) within ``max_nodes`` nodes each. Never raises for a bad
+    puzzle: its result says why. ``jobs``: threads (0 or None: one per core); ``client``: solve on
+    a Dask cluster instead (see :func:`map_chunks`)."""
+    return map_chunks(functools.partial(_solve_chunk, limit=limit, max_nodes=max_nodes, box=box, symbols=symbols,
+                                        variant=variants.named(variant)),
+                      puzzles, jobs=jobs, flatten=True, client=client)
 
 
-def _solve_chunk(chunk: list, stop: threading.Event | None = None, *, limit: int) -> list[Result]:
-    return solve_chunk(chunk, limit, stop=stop)
+def _solve_chunk(chunk: list, stop: threading.Event | None = None, **how) -> list[Result]:
+    return solve_chunk(chunk, stop=stop, **how)
 
 
 class Solved(NamedTuple):
@@ -154,7 +185,7 @@ def solve_array(grid, *, limit: int = 1, jobs: int | None = 1) -> Solved:
     if n ** 4 != grid.shape[1] or not 2 <= n <= 5:
         raise ValueError(f"a row of {grid.shape[1]} cells is no sudoku (16, 81, 256 or 625)")
     limit = check_count(limit, "limit", 1)
-    jobs = (os.cpu_count() or 1) if jobs is None else whole(jobs, "jobs", 1)
+    jobs = threads(jobs)
     rows = grid.shape[0]
     solved = Solved(np.zeros(grid.shape, np.uint8), np.zeros(rows, np.int64), np.zeros(rows, np.int64),
                     np.zeros(rows, np.uint8))
@@ -181,7 +212,7 @@ def solve_array(grid, *, limit: int = 1, jobs: int | None = 1) -> Solved:
 
 def map_chunks(work: Callable[[list, threading.Event], list], items: Iterable, *,
                jobs: int | None = None, flatten: bool = False, chunk: int = CHUNK,
-               client: Any = None) -> Iterator:
+               client: Any = None, ready: Callable[[], bool] | None = None) -> Iterator:
     """``work(chunk, stop)`` on consecutive chunks of ``items``, in order, on ``jobs`` threads;
     results are yielded as each chunk is done (one by one when ``flatten``). At most ``2 * jobs``
     chunks and ``READ_AHEAD`` items are in flight, so memory grows neither with the input nor
@@ -193,19 +224,23 @@ def map_chunks(work: Callable[[list, threading.Event], list], items: Iterable, *
     With a Dask ``client`` (a ``distributed.Client``, ``"local"`` or a scheduler's address; see
     :mod:`dlx.distributed`), ``work(chunk)`` runs as tasks of ``DASK_CHUNK`` items (``work`` must
     pickle: a module's function or a partial of one), two per worker thread in flight, and the
-    results still come in input order with flat memory."""
+    results still come in input order with flat memory.
+
+    ``ready()`` says whether another item can be read without waiting (input typed or piped in):
+    when it cannot, the chunk so far is worked on and its results yielded first, so each line is
+    answered as soon as no more input is waiting."""
     source = iter(items)
     if client is not None:
         done = _on_dask(work, source, client)
         return itertools.chain.from_iterable(done) if flatten else done
-    chunks = iter(lambda: list(itertools.islice(source, chunk)), [])
-    jobs = (os.cpu_count() or 1) if jobs is None else whole(jobs, "jobs", 1)
+    chunks = _chunks(source, whole(chunk, "chunk", 1), ready)
+    jobs = threads(jobs)
     in_flight = max(1, min(2 * jobs, READ_AHEAD // whole(chunk, "chunk", 1)))
     stop = threading.Event()
     if jobs == 1:
         done = (work(c, stop) for c in chunks)
     else:
-        done = _threaded(work, chunks, min(jobs, in_flight), in_flight, stop)
+        done = _threaded(work, chunks, min(jobs, in_flight), in_flight, stop, ready or _always)
     return itertools.chain.from_iterable(done) if flatten else done
 
 
@@ -216,75 +251,120 @@ def _on_dask(work, source, client):
         yield from distributed.map_ordered(client, work, batches, in_flight=2 * distributed.threads(client))
 
 
-def _threaded(work, chunks, jobs, in_flight, stop):
+def _chunks(source: Iterator, size: int, ready: Callable[[], bool] | None) -> Iterator[list]:
+    if ready is None:
+        yield from iter(lambda: list(itertools.islice(source, size)), [])
+        return
+    chunk = []
+    for item in source:
+        chunk.append(item)
+        if len(chunk) >= size or not ready():
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def _always() -> bool:
+    return True
+
+
+def _threaded(work, chunks, jobs, in_flight, stop, ready):
     pool = ThreadPoolExecutor(jobs)
     try:
-        pending = deque(pool.submit(work, c, stop) for c in itertools.islice(chunks, in_flight))
-        while pending:
-            result = pending.popleft().result()
-            nxt = next(chunks, None)
-            if nxt is not None:
-                pending.append(pool.submit(work, nxt, stop))
-            yield result
+        pending: deque = deque()
+        more = True
+        while True:
+            # read ahead while input is there; never wait for input while answers are due
+            while more and len(pending) < in_flight and (not pending or ready()):
+                nxt = next(chunks, None)
+                if nxt is None:
+                    more = False
+                else:
+                    pending.append(pool.submit(work, nxt, stop))
+            if not pending:
+                break
+            yield pending.popleft().result()
     finally:
         stop.set()
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def solve_chunk(puzzles: list, limit: int, *, stop: threading.Event | None = None) -> list[Result]:
-    """Results for a list of puzzles (any form :func:`parse` reads), one kernel call per size.
-    When ``stop`` is set the puzzles not solved yet get status ``"stopped"``."""
-    if all(type(p) is str and len(p) == 81 for p in puzzles):
+def threads(jobs: int | None) -> int:
+    """The number of threads for ``jobs``: 0 or None means one per core."""
+    return (os.cpu_count() or 1) if jobs is None or jobs == 0 else whole(jobs, "jobs", 0)
+
+
+def solve_chunk(puzzles: list, limit: int = 1, *, stop: threading.Event | None = None,
+                max_nodes: int | None = None, box=None, symbols: str | None = None, variant=None,
+                variants_each: list | None = None, strict: bool = False) -> list[Result]:
+    """Results for a list of puzzles (any form :func:`parse` reads), one kernel call per size and
+    variant. ``variants_each``: a variant per puzzle (for jigsaw and killer layouts read with each
+    puzzle), else ``variant`` for all. When ``stop`` is set the puzzles not solved yet get status
+    ``"stopped"``. ``strict``: raise a bad puzzle's :class:`PuzzleError` at once."""
+    budget = check_count(max_nodes, "max_nodes")
+    plain = box is None and symbols is None and variant is None and variants_each is None
+    if plain and all(type(p) is str and len(p) == 81 for p in puzzles):
         # the common case, 81-character lines: read them all at once
         grid, ok = parse_lines81(puzzles)
         if ok.all():
-            return _solve_grid(grid, limit, stop)
+            return _solve_grid(grid, limit, stop, budget)
     results: list = [None] * len(puzzles)
-    lines = [k for k, p in enumerate(puzzles) if type(p) is str and len(p) == 81]
     values: list = [None] * len(puzzles)
-    if lines:
-        grid, ok = parse_lines81([puzzles[k] for k in lines])
-        for k, row, good in zip(lines, grid, ok):
-            if good:
-                values[k] = row
+    if plain:
+        lines = [k for k, p in enumerate(puzzles) if type(p) is str and len(p) == 81]
+        if lines:
+            grid, ok = parse_lines81([puzzles[k] for k in lines])
+            for k, row, good in zip(lines, grid, ok):
+                if good:
+                    values[k] = row
     for k, p in enumerate(puzzles):
         if values[k] is None:
             try:
-                values[k] = parse(p)
+                values[k] = parse(p, box=box, symbols=symbols)
+                rules = variant if variants_each is None else variants_each[k]
+                if rules is not None:
+                    rules.fits(values[k].size)
             except PuzzleError as e:
+                if strict:
+                    raise
                 results[k] = Result(None, 0, INVALID, 0, e)
-    todo = [k for k in range(len(puzzles)) if results[k] is None]
-    by_size: dict[int, list[int]] = {}
-    for k in todo:
-        by_size.setdefault(values[k].size, []).append(k)
-    for ks in by_size.values():
-        for k, result in zip(ks, _solve_values([values[k] for k in ks], limit, stop)):
+    by_kind: dict = {}
+    for k in range(len(puzzles)):
+        if results[k] is None:
+            rules = variant if variants_each is None else variants_each[k]
+            by_kind.setdefault((values[k].size, rules), []).append(k)
+    for (cells, rules), ks in by_kind.items():
+        size = round(cells ** 0.5)
+        shape = box_shape(size, box)
+        for k, result in zip(ks, _solve_grid(np.stack([values[k] for k in ks]), limit, stop, budget,
+                                             shape, symbols, rules)):
             results[k] = result
     return results
 
 
-def _solve_values(rows: list[np.ndarray], limit: int, stop: threading.Event | None = None) -> list[Result]:
-    """Solve parsed puzzles of one size."""
-    return _solve_grid(np.stack(rows), limit, stop)
-
-
-def _solve_grid(grid: np.ndarray, limit: int, stop: threading.Event | None = None) -> list[Result]:
-    """Solve the puzzles of one size, one per row of ``grid``, in one kernel call."""
-    n = round(grid.shape[1] ** 0.25)
-    answer = encode.batch(n).solve(grid, limit, stop=stop)
-    solutions = texts(answer.answers)
+def _solve_grid(grid: np.ndarray, limit: int, stop: threading.Event | None = None, max_nodes: int = UNLIMITED,
+                shape=None, symbols: str | None = None, rules=None) -> list[Result]:
+    """Solve the puzzles of one size and variant, one per row of ``grid``, in one kernel call."""
+    size = round(grid.shape[1] ** 0.5)
+    shape = shape or box_shape(size)
+    answer = encode.batch(shape if shape[0] != shape[1] else shape[0], rules).solve(
+        grid, limit, max_nodes=None if max_nodes == UNLIMITED else max_nodes, stop=stop)
+    solutions = texts(answer.answers, symbols)
     counts, nodes = answer.counts.tolist(), answer.nodes.tolist()
     make = Result._make
     return [make((solution, count, SOLVED, node, None)) if code == status.SOLVED
-            else _failure(code, node, grid[k])
+            else _failure(code, count, node, solution, grid[k], shape, symbols)
             for k, (solution, count, node, code)
             in enumerate(zip(solutions, counts, nodes, answer.status.tolist()))]
 
 
-def _failure(code: int, nodes: int, values: np.ndarray) -> Result:
+def _failure(code: int, count: int, nodes: int, solution: str, values: np.ndarray, shape, symbols) -> Result:
     if code == status.NO_SOLUTION:
         return Result(None, 0, NO_SOLUTION, nodes, None)
-    if code != status.INVALID:      # stopped, or out of nodes
+    if code == status.MAX_NODES:        # the count so far, and the first solution if one was found
+        return Result(solution if count else None, count, MAX_NODES, nodes, None)
+    if code != status.INVALID:          # stopped
         return Result(None, 0, status.of_code(code), nodes, None)
-    reason = clashes(values) or "the givens contradict each other"
+    reason = clashes(values, shape, symbols) or "the givens contradict each other"
     return Result(None, 0, INVALID, 0, PuzzleError(reason))

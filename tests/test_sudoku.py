@@ -239,7 +239,7 @@ def test_one_bad_puzzle_spoils_nothing_else():
         assert_solves(mixed[k], results[k].solution)
     it = sudoku.solve_many(mixed)
     assert_solves(puzzles[0], next(it))
-    with pytest.raises(PuzzleError, match="puzzle 1: wrong length"):
+    with pytest.raises(PuzzleError, match="puzzle 2: wrong length"):
         next(it)
 
 
