@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import sys
 import threading
@@ -14,7 +15,7 @@ from typing import NoReturn
 # Set before numpy is first imported (the packages load their modules lazily for this).
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-from . import __version__, engines, tracing
+from . import __version__, engines, problems, tracing
 from .formats import read_dlx
 from .model import ExactCover, ProblemError
 from .search import Search
@@ -26,22 +27,22 @@ ERROR, OUT_OF_NODES, INTERRUPTED = 1, 3, 130
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
     run = tracer = None
     try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            problem = read_dlx(args.file)
-        for warning in caught:
-            print(f"dlx: warning: {warning.message}", file=sys.stderr)
+        problem, draw, args.file = _problem(args.source, parser)
         tracer = _Tracer(problem)
         split = args.jobs != 1 or args.dask is not None
         if split and args.trace:
             print("dlx: error: --trace follows one search; it takes no --jobs or --dask", file=sys.stderr)
             return ERROR
         try:
+            with compile_notice("dlx"):      # a first run compiles the kernels: say so
+                problem.count(max_nodes=1, engine=args.engine)
             if split:
                 run = "split"
+                args.draw = draw
                 stats = _split(problem, args)
             else:
                 trace = False if not args.trace else tracer
@@ -55,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
                 if args.count:
                     print(run.count())
                 else:
-                    print_solutions(problem, run)
+                    print_solutions(problem, run, args.format, draw)
                 sys.stdout.flush()
             stats = run.stats
     except ProblemError as e:
@@ -137,7 +138,7 @@ def _split(problem: ExactCover, args):
     if args.count:
         print(result.count)
     else:
-        print_solutions(problem, result.solutions)
+        print_solutions(problem, result.solutions, args.format, args.draw)
     sys.stdout.flush()
     return result.stats
 
@@ -154,10 +155,17 @@ def _parser() -> argparse.ArgumentParser:
         description="Exact cover with Dancing Links. Prints every solution of a problem in Knuth's "
                     "DLX format (with DLX2's colours, item:colour, and DLX3's bounds, lo:hi|item): "
                     "each chosen option as its item names, one option per line, a blank line "
-                    "between solutions.",
-        epilog=f"Exit status: 0 when done, {ERROR} for a bad file, {OUT_OF_NODES} when --max-nodes "
+                    "between solutions. Or runs a classic by name, drawing its solutions.",
+        epilog="Examples: dlx problem.dlx;  dlx < problem.dlx --count;  dlx queens 12 --count;  dlx "
+               f"langford 12 --limit 1;  dlx pentominoes 6x10 --limit 1. Exit status: 0 when done, {ERROR} for a bad file, {OUT_OF_NODES} when --max-nodes "
                f"ran out before the search was complete, {INTERRUPTED} when interrupted (Ctrl-C).")
-    parser.add_argument("file", help="a problem in Knuth's DLX text format, or - for standard input")
+    parser.add_argument("source", nargs="*", metavar="FILE | PROBLEM [ARG]",
+                        help="a problem in Knuth's DLX text format, - or nothing for standard input; or "
+                             "a built-in problem: " + "; ".join(c.usage for c in problems.CLASSICS.values()))
+    parser.add_argument("--format", choices=("text", "dlx", "json"), default="text",
+                        help="how solutions are printed: text (a picture for a built-in problem, else "
+                             "as dlx), dlx (each option's items, Knuth's way) or json (one object a "
+                             "line); default %(default)s")
     parser.add_argument("--count", action="store_true", help="print only the number of solutions")
     parser.add_argument("--limit", type=_natural, metavar="K", help="stop after K solutions")
     parser.add_argument("--max-nodes", type=_natural, metavar="N",
@@ -204,14 +212,46 @@ def whole_number(minimum: int):
 _natural = whole_number(0)
 
 
-def print_solutions(problem: ExactCover, solutions) -> None:
-    """Each solution's options as Knuth prints them: item names, ``item:colour`` where an entry has
-    a colour; a blank line between solutions."""
+def print_solutions(problem: ExactCover, solutions, fmt: str = "dlx", draw=None) -> None:
+    """Each solution as ``fmt`` asks: ``dlx``, its options as Knuth prints them (item names,
+    ``item:colour`` where an entry has a colour); ``text``, a picture where the problem has one (a
+    built-in problem), else as ``dlx``; a blank line between solutions. ``json``: one object a
+    line, ``{"solution": n, "options": [[names...], ...]}`` (and ``"picture"``, its lines)."""
     out = sys.stdout
     for n, solution in enumerate(solutions):
+        if fmt == "json":
+            record = {"solution": n + 1, "options": [list(map(_entry, problem.option(k))) for k in solution]}
+            if draw is not None:
+                record["picture"] = draw(problem, solution).split("\n")
+            out.write(json.dumps(record) + "\n")
+            continue
         if n:
             out.write("\n")
-        out.write("".join(" ".join(map(_entry, problem.option(k))) + "\n" for k in solution))
+        if fmt == "text" and draw is not None:
+            out.write(draw(problem, solution) + "\n")
+        else:
+            out.write("".join(" ".join(map(_entry, problem.option(k))) + "\n" for k in solution))
+
+
+def _problem(source: list[str], parser: argparse.ArgumentParser):
+    """``(problem, draw, name)`` from the command's arguments: a built-in problem by name and its
+    arguments, a file, or standard input when none is given."""
+    if source and source[0] in problems.CLASSICS and not os.path.exists(source[0]):
+        classic = problems.CLASSICS[source[0]]
+        try:
+            return classic.build(source[1:]), classic.draw, " ".join(source)
+        except ValueError as e:
+            parser.error(str(e))
+    if len(source) > 1:
+        parser.error(f"one file at a time, or a problem by name ({', '.join(problems.CLASSICS)}); got "
+                     f"{' '.join(source)!r}")
+    name = source[0] if source else "-"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        problem = read_dlx(name)
+    for warning in caught:
+        print(f"dlx: warning: {warning.message}", file=sys.stderr)
+    return problem, None, name
 
 
 class _Tracer:

@@ -14,7 +14,8 @@ graceful labellings; with multiplicities (MCC), k queens and packings with sever
 """
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from typing import NamedTuple
 
 from .model import ExactCover
 from .search import whole
@@ -254,3 +255,100 @@ def packing(rows: int, cols: int, pieces: Mapping[str, Sequence[tuple[int, int]]
                 for c in range(cols - width + 1):
                     options.append([piece, *(f"{_name(r + dr)}{_name(c + dc)}" for dr, dc in orientation)])
     return ExactCover(options, primary=cells + list(pieces), bounds=dict(copies))
+
+
+# --- Pictures of solutions, and the problems the ``dlx`` command runs by name
+
+
+def _number(text: str) -> int:
+    """The number of one of :func:`_name`'s names."""
+    return int(text[1:-1]) if text.startswith("(") else _DIGITS.index(text)
+
+
+def _split_name(name: str) -> tuple[int, ...]:
+    """The numbers in a name made of :func:`_name` parts (``"3a"`` -> (3, 10), ``"(40)1"`` -> (40, 1))."""
+    parts, k = [], 0
+    while k < len(name):
+        end = name.index(")", k) + 1 if name[k] == "(" else k + 1
+        parts.append(_number(name[k:end]))
+        k = end
+    return tuple(parts)
+
+
+def draw_queens(problem: ExactCover, solution: Sequence[int]) -> str:
+    """A board of :func:`queens`: ``Q`` for a queen, ``.`` for an empty square.
+
+    >>> print(draw_queens(queens(4), queens(4).first()))
+    . Q . .
+    . . . Q
+    Q . . .
+    . . Q .
+    """
+    n = round(problem.n_options ** 0.5)
+    board = [["."] * n for _ in range(n)]
+    for k in solution:
+        row, col = problem.option(k)[:2]
+        board[_number(row[1:])][_number(col[1:])] = "Q"
+    return "\n".join(" ".join(row) for row in board)
+
+
+def draw_langford(problem: ExactCover, solution: Sequence[int]) -> str:
+    """A :func:`langford` solution as its sequence of 2n numbers.
+
+    >>> draw_langford(langford(3), langford(3).first())
+    '3 1 2 1 3 2'
+    """
+    slots: dict[int, int] = {}
+    for k in solution:
+        digit, first, second = problem.option(k)
+        for slot in (first, second):
+            slots[int(slot[1:])] = int(digit[1:])
+    return " ".join(str(slots[j]) for j in sorted(slots))
+
+
+def draw_packing(problem: ExactCover, solution: Sequence[int]) -> str:
+    """A :func:`pentominoes` (or :func:`packing`) solution as the box, each cell the letter of its
+    piece."""
+    cells: dict[tuple[int, ...], str] = {}
+    for k in solution:
+        piece, *places = problem.option(k)
+        for place in places:
+            cells[_split_name(place)] = str(piece)[0]
+    rows = 1 + max(r for r, _ in cells)
+    cols = 1 + max(c for _, c in cells)
+    return "\n".join("".join(cells.get((r, c), ".") for c in range(cols)) for r in range(rows))
+
+
+class Classic(NamedTuple):
+    """A problem the ``dlx`` command runs by name: how to build it from its arguments, and how
+    to draw a solution."""
+
+    build: Callable[[list[str]], ExactCover]
+    draw: Callable[[ExactCover, Sequence[int]], str]
+    usage: str
+
+
+def _box(args: list[str]) -> ExactCover:
+    text = args[0] if args else "6x10"
+    rows, _, cols = text.lower().partition("x")
+    if not (rows.isdigit() and cols.isdigit()):
+        raise ValueError(f"pentominoes take a box as RxC (6x10, 5x12, 4x15, 3x20), not {text!r}")
+    return pentominoes(int(rows), int(cols))
+
+
+def _one_number(name: str, default: int, make: Callable[[int], ExactCover]) -> Callable[[list[str]], ExactCover]:
+    def build(args: list[str]) -> ExactCover:
+        if len(args) > 1 or (args and not args[0].isdigit()):
+            raise ValueError(f"{name} takes one whole number (default {default}), not {' '.join(args)!r}")
+        return make(int(args[0]) if args else default)
+    return build
+
+
+#: The problems ``dlx NAME [ARG]`` runs: ``dlx queens 12 --count``, ``dlx langford 12``,
+#: ``dlx pentominoes 6x10``.
+CLASSICS = {
+    "queens": Classic(_one_number("queens", 8, queens), draw_queens, "queens [N]: N queens on an NxN board (8)"),
+    "langford": Classic(_one_number("langford", 7, langford), draw_langford,
+                        "langford [N]: Langford pairs of 1..N, mirror images once (7)"),
+    "pentominoes": Classic(_box, draw_packing, "pentominoes [RxC]: the twelve pentominoes in a box (6x10)"),
+}

@@ -165,7 +165,7 @@ def _run_source(job: _Job, name: str, tally: Tally) -> bool:
         with bar:
             for chunk in map_chunks(work, entries, jobs=args.jobs, client=args.dask,
                                     ready=stream.waiting if stream else None):
-                sys.stdout.write("".join([report(entry, result) for entry, result in chunk]))
+                sys.stdout.write(report.chunk(chunk))
                 if interactive and not stream.waiting():
                     sys.stdout.flush()
                 bar.update(sum([entry.text.count("\n") + 1 for entry, _ in chunk]))
@@ -201,6 +201,20 @@ class _Reporter:
         self.column = "count" if self.counting else "solution"
         self.format = job.format
         self.csv_header_done = False
+        # the common case, a solution per line, has a path of its own (the batch path's speed)
+        self.plain = not self.counting and not job.args.unique and self.format in (None, "line")
+
+    def chunk(self, chunk: list) -> str:
+        """The output for a chunk of ``(entry, result)`` pairs."""
+        if self.plain:
+            solutions = [r.solution for e, r in chunk if r is not None and r.status is SOLVED and e.fields is None]
+            if len(solutions) == len(chunk):
+                tally = self.tally
+                tally.puzzles += len(chunk)
+                tally.by_status[SOLVED] += len(chunk)
+                tally.nodes += sum([r.nodes for _, r in chunk])
+                return "\n".join(solutions) + "\n"
+        return "".join([self(entry, result) for entry, result in chunk])
 
     def __call__(self, entry: Entry, result) -> str:
         status, answer = self.outcome(entry, result)

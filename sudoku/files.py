@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import os
 import re
 import select
@@ -119,22 +120,16 @@ def entries(lines: Iterable[str], *, size: int | None = None, column: str | None
     lines = iter(lines)
     first = next(lines, None)
     if first is None:
-        return
+        return iter(())
     header = _header(first, column)
     if header is None and column is not None:
         raise PuzzleError(f"no column {column!r} in the first line", line=1)
-    rest = _chain(first, lines)
+    rest = itertools.chain([first], lines)
     if header is not None:
-        yield from _csv_entries(rest, header, column, layout)
-    elif layout is not None:
-        yield from _layout_entries(rest, layout)
-    else:
-        yield from read_lines(rest, size=size)
-
-
-def _chain(first: str, lines: Iterator[str]) -> Iterator[str]:
-    yield first
-    yield from lines
+        return _csv_entries(rest, header, column, layout)
+    if layout is not None:
+        return _layout_entries(rest, layout)
+    return read_lines(rest, size=size)
 
 
 def _header(line: str, column: str | None) -> list[str] | None:

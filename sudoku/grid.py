@@ -101,19 +101,24 @@ def parse_box(box) -> tuple[int, int]:
 
 def expand_symbols(spec: str) -> str:
     """The symbols of a spec with ranges, in order: ``"0-F"`` -> ``"0123456789ABCDEF"``,
-    ``"1-9A-G"`` -> ``"123456789ABCDEFG"``. A ``-`` between two characters is a range.
+    ``"1-9A-G"`` -> ``"123456789ABCDEFG"``. A ``-`` between two characters is a range; between
+    letters and digits it runs 0-9, A-Z, a-z (no punctuation between).
 
-    >>> expand_symbols("1-9A-G")
-    '123456789ABCDEFG'
+    >>> expand_symbols("1-9A-G"), expand_symbols("0-F")
+    ('123456789ABCDEFG', '0123456789ABCDEF')
     """
     out = []
     k = 0
     while k < len(spec):
         if k + 2 < len(spec) and spec[k + 1] == "-":
-            first, last = ord(spec[k]), ord(spec[k + 2])
-            if last < first:
+            first, last = spec[k], spec[k + 2]
+            if first in _ALNUM and last in _ALNUM:
+                run = _ALNUM[_ALNUM.index(first):_ALNUM.index(last) + 1]
+            else:
+                run = "".join(map(chr, range(ord(first), ord(last) + 1)))
+            if not run:
                 raise PuzzleError(f"symbols: the range {spec[k:k + 3]!r} runs backwards")
-            out.extend(map(chr, range(first, last + 1)))
+            out.extend(run)
             k += 3
         else:
             out.append(spec[k])
@@ -127,6 +132,9 @@ def expand_symbols(spec: str) -> str:
         twice = next(ch for ch in symbols if symbols.count(ch) > 1)
         raise PuzzleError(f"symbols: {twice!r} given twice in {spec!r}")
     return symbols
+
+
+_ALNUM = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
 
 @functools.cache

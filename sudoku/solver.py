@@ -304,6 +304,9 @@ def solve_chunk(puzzles: list, limit: int = 1, *, stop: threading.Event | None =
     ``"stopped"``. ``strict``: raise a bad puzzle's :class:`PuzzleError` at once."""
     budget = check_count(max_nodes, "max_nodes")
     plain = box is None and symbols is None and variant is None and variants_each is None
+    if plain and puzzles and type(puzzles[0]) is str and len(puzzles[0]) != 81:
+        # lines as a file gives them, newline and all: strip, and they may take the fast path
+        puzzles = [p.rstrip("\r\n") if type(p) is str else p for p in puzzles]
     if plain and all(type(p) is str and len(p) == 81 for p in puzzles):
         # the common case, 81-character lines: read them all at once
         grid, ok = parse_lines81(puzzles)
