@@ -1,4 +1,5 @@
 """The dlx command, in process and as a real subprocess."""
+import json
 import subprocess
 import sys
 
@@ -156,3 +157,57 @@ def test_seed_reorders_the_search_not_its_answers(capsys):
 def test_trace_needs_dlx1(capsys):
     assert main([str(EXAMPLES / "knuth.dlx"), "--trace", "--engine", "cells"]) == 1
     assert "a trace is recorded by the dlx engine" in capsys.readouterr().err
+
+
+# --- standard input without a file, and the classics by name with their pictures
+
+def test_standard_input_without_a_file():
+    run = subprocess.run([sys.executable, "-m", "dlx", "--count"], input=(EXAMPLES / "queens8.dlx").read_text(),
+                         capture_output=True, text=True, timeout=120, check=False)
+    assert run.returncode == 0 and run.stdout == "92\n"
+
+
+def test_classics_by_name_are_counted_and_drawn(capsys):
+    assert main(["queens", "8", "--count"]) == 0 and capsys.readouterr().out == "92\n"
+    assert main(["langford", "7", "--count"]) == 0 and capsys.readouterr().out == "26\n"
+    assert main(["queens", "6"]) == 0
+    boards = capsys.readouterr().out.strip().split("\n\n")
+    assert len(boards) == 4
+    for board in boards:
+        rows = [row.split() for row in board.split("\n")]
+        queens = [(r, row.index("Q")) for r, row in enumerate(rows)]
+        assert all(row.count("Q") == 1 for row in rows) and sorted(c for _, c in queens) == list(range(6))
+        assert len({r + c for r, c in queens}) == len({r - c for r, c in queens}) == 6
+    assert main(["langford", "4"]) == 0
+    (sequence,) = capsys.readouterr().out.split("\n\n")
+    numbers = list(map(int, sequence.split()))
+    for k in range(1, 5):
+        first, second = [j for j, v in enumerate(numbers) if v == k]
+        assert second - first == k + 1
+    assert main(["pentominoes", "3x20", "--limit", "1"]) == 0
+    box = capsys.readouterr().out.split()
+    assert len(box) == 3 and all(len(row) == 20 for row in box)
+    assert sorted(set("".join(box))) == sorted("FILNPTUVWXYZ") and all("".join(box).count(p) == 5 for p in "FILNPTUVWXYZ")
+
+
+def test_classics_in_json_and_knuths_format(capsys):
+    assert main(["queens", "4", "--format", "json"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["solution"] for r in records] == [1, 2]
+    assert records[0]["picture"] == [". Q . .", ". . . Q", "Q . . .", ". . Q ."]
+    assert records[0]["options"][0] == ["r0", "c1", "a1", "b4"]
+    assert main(["queens", "4", "--format", "dlx", "--limit", "1"]) == 0
+    assert capsys.readouterr().out == "r0 c1 a1 b4\nr1 c3 a4 b5\nr2 c0 a2 b1\nr3 c2 a5 b2\n"
+    assert main(["queens", "8", "--jobs", "2", "--count"]) == 0 and capsys.readouterr().out == "92\n"
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["queens", "eight"], "queens takes one whole number (default 8), not 'eight'"),
+    (["pentominoes", "7x7"], "the twelve pentominoes cover 60 cells, not 7x7 = 49"),
+    (["pentominoes", "big"], "pentominoes take a box as RxC"),
+    (["a.dlx", "b.dlx"], "one file at a time, or a problem by name"),
+])
+def test_bad_arguments_are_usage_errors(argv, message, capsys):
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    assert e.value.code == 2 and message in capsys.readouterr().err

@@ -1,11 +1,16 @@
 """The sudoku command: one output line per input line, failures echoed, marked and reported."""
+import csv
+import json
+import re
 import subprocess
 import sys
 
 import pytest
 from support import EXAMPLES, SHARED_DATA, assert_solves
 
+import sudoku
 from sudoku.cli import main
+from sudoku.grid import PuzzleError, read_lines
 
 MIXED = (EXAMPLES / "mixed.txt").read_text().split("\n")[:-1]
 
@@ -140,3 +145,122 @@ def test_a_byte_order_mark_is_no_cell(tmp_path, capsys):
     from sudoku.grid import read_lines
     first = next(read_lines(["\ufeff" + "." * 81]))
     assert first.puzzle == "." * 81
+
+
+# --- the command's habits: arguments, several files, typed input, CSV, formats, budgets, help
+
+INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+SERG = MIXED[6]                                  # 872 solutions
+
+
+def test_puzzles_as_arguments_and_several_files(capsys):
+    top = str(EXAMPLES / "top20.txt")
+    assert main(["solve", INKALA, top, "1...|..3.|.4..|...2"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 22 and out[1:21] == (EXAMPLES / "top20.solutions.txt").read_text().splitlines()
+    assert_solves(INKALA, out[0]) and out[21] == sudoku.solve("1...|..3.|.4..|...2")
+    assert main(["solve", top, "no/such.txt", str(EXAMPLES / "mixed.txt"), "8" + "." * 79]) == 1
+    out, err = capsys.readouterr()
+    assert len(out.splitlines()) == 20 + len(MIXED) + 1
+    assert "sudoku: error: cannot read no/such.txt" in err
+    assert f"sudoku: {EXAMPLES / 'mixed.txt'}: line 4: wrong length: 80 cells" in err      # names the file
+    assert "sudoku: argument 4: wrong length: 80 cells" in err
+
+
+def test_each_typed_line_is_answered_before_the_next_arrives():
+    for jobs in ("1", "2"):
+        run = subprocess.Popen([sys.executable, "-m", "sudoku", "solve", "--jobs", jobs], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            for puzzle in (EXAMPLES / "top20.txt").read_text().split()[:3] + ["1" * 80]:
+                run.stdin.write(puzzle + "\n")
+                run.stdin.flush()                       # then wait for the answer, input still open
+                answer = run.stdout.readline().rstrip("\n")
+                if puzzle == "1" * 80:
+                    assert answer == "# " + "1" * 80
+                else:
+                    assert_solves(puzzle, answer)
+        finally:
+            run.stdin.close()
+            assert run.wait(timeout=60) == 1 and "line 4: wrong length: 80 cells" in run.stderr.read()
+            run.stdout.close()
+            run.stderr.close()
+
+
+def test_csv_with_a_header_keeps_its_columns(tmp_path, capsys):
+    path = tmp_path / "p.csv"
+    path.write_text(f'id,puzzle,solution,note\n1,{INKALA},,"a, quoted"\n2,{"1" * 81},,\n\n3,{SERG},,x\n')
+    assert main(["solve", str(path)]) == 1
+    rows = list(csv.reader(capsys.readouterr().out.splitlines()))
+    assert rows[0] == ["id", "puzzle", "solution", "note", "solution_found", "status"]
+    assert rows[1][:4] == ["1", INKALA, "", "a, quoted"] and rows[1][5] == "solved"
+    assert_solves(INKALA, rows[1][4])
+    assert rows[2][4:] == ["", "invalid"] and rows[3] == ["", ""] and rows[4][5] == "solved"
+    assert main(["count", str(path), "--format", "line", "--limit", "10"]) == 1
+    assert capsys.readouterr().out.splitlines() == ["id,puzzle,solution,note", "1", "# " + f"2,{'1' * 81},,", "", "10+"]
+    other = tmp_path / "q.csv"
+    other.write_text(f"key,grid\nk,{INKALA}\n")
+    assert main(["solve", str(other), "--column", "grid"]) == 0
+    rows = list(csv.reader(capsys.readouterr().out.splitlines()))
+    assert rows[0] == ["key", "grid", "solution", "status"] and rows[1][0] == "k"
+    assert main(["solve", str(other), "--column", "puzzle"]) == 1
+    assert "no column 'puzzle' in the first line" in capsys.readouterr().err
+
+
+def test_formats_for_lines(capsys):
+    assert main(["count", INKALA, "1" * 81, "--format", "jsonl"]) == 1
+    first, second = map(json.loads, capsys.readouterr().out.splitlines())
+    assert first["count"] == 1 and first["status"] == "complete" and first["nodes"] > 0
+    assert second["status"] == "invalid" and second["error"] == "digit 1 twice in row 1"
+    assert main(["solve", INKALA, "--format", "csv"]) == 0
+    rows = list(csv.reader(capsys.readouterr().out.splitlines()))
+    assert rows[0] == ["line", "puzzle", "solution", "status"] and rows[1][3] == "solved"
+    assert main(["solve", INKALA, "--format", "pretty"]) == 0
+    assert capsys.readouterr().out.count("------+-------+------") == 2
+
+
+def test_budgets_lower_bounds_and_non_unique_answers_are_marked(capsys):
+    assert main(["count", SERG, "--max-nodes", "50"]) == 3
+    out, err = capsys.readouterr()
+    assert re.fullmatch(r"\d+\+\n", out) and "the budget of 50 nodes ran out" in err
+    assert main(["solve", "." * 81, "--max-nodes", "100"]) == 0                 # found within the budget
+    assert main(["solve", INKALA, "--max-nodes", "5"]) == 3
+    assert capsys.readouterr().out.splitlines()[-1] == "# " + INKALA
+    assert main(["solve", SERG, "--unique"]) == 1
+    out, err = capsys.readouterr()
+    assert out.startswith("# not unique: ") and "not unique (2 solutions or more)" in err
+    assert_solves(SERG, out.strip().removeprefix("# not unique: "))
+    with pytest.raises(sudoku.OutOfNodes, match="ran out after"):
+        sudoku.count(SERG, max_nodes=50)
+    assert sudoku.count(SERG, max_nodes=10 ** 9) == 872
+
+
+def test_every_subcommand_says_what_it_does_with_an_example_and_exit_statuses(capsys):
+    for command in ("solve", "count", "shuffle", "rate", "generate", "explain"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        text = " ".join(capsys.readouterr().out.split())
+        assert "Example" in text and "Exit status" in text, command
+        if command in ("solve", "count"):
+            assert "0 for one per core (default: 1)" in text
+
+
+def test_the_compile_notice_shows_only_when_slow(capsys):
+    import time
+
+    from dlx.cli import compile_notice
+    with compile_notice("x", after=0.05):
+        time.sleep(0.3)
+    with compile_notice("x", after=5):
+        pass
+    assert capsys.readouterr().err == "x: compiling the kernels (first run only, some seconds)...\n"
+
+
+def test_read_puzzles_reads_what_the_command_reads(tmp_path):
+    path = tmp_path / "p.csv"
+    path.write_text(f"id,quizzes\n1,{INKALA}\n# note\n2,{SERG}\n")
+    assert list(sudoku.read_puzzles(path)) == [INKALA, SERG]
+    assert list(sudoku.read_puzzles(str(EXAMPLES / "grid.txt"))) == [
+        e.puzzle for e in read_lines(open(EXAMPLES / "grid.txt")) if e.puzzle]
+    with pytest.raises(PuzzleError, match="line 3: wrong length: 4 cells"):
+        list(sudoku.read_puzzles(["# x", INKALA, "...."]))
