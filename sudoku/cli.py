@@ -38,6 +38,7 @@ _NATURAL = whole_number(0)
 #: interrupted (Ctrl-C), as shells report a command ended by SIGINT.
 FAILED, USAGE, OUT_OF_NODES, INTERRUPTED = 1, 2, 3, 130
 FORMATS = ("line", "pretty", "csv", "jsonl")
+_FORMAT_HELP = "line (the default), pretty (grids), csv (a header, then a row each) or jsonl (a JSON object each)"
 _INPUT = ("Input: one puzzle per line ('.' or '0' for blanks; text after ',' or ':' ignored), grids "
           "over several lines, or CSV with a header naming the puzzle column.")
 _STATUSES = (f"Exit status: 0 when every puzzle went well; {FAILED} when some line failed (echoed with "
@@ -335,31 +336,69 @@ def _shuffle(args, tally: Tally) -> int:
     from ``--seed``)."""
     rng = np.random.default_rng(args.seed)
     failed = 0
+    write = _Records(args.format, ["line", "puzzle", "shuffled"])
     with _input(args.file) as source:
         for entry in read_lines(source):
             if entry.puzzle is None:
                 failed += entry.error is not None
-                out = entry.text + "\n" if entry.error is None else _failed(entry, entry.error.reason)
+                out = _kept(write, entry)
             else:
                 tally.puzzles += 1
                 try:
                     values = parse(entry.puzzle)
                 except PuzzleError as e:
                     failed += 1
-                    out = _failed(entry, e.reason)
+                    out = _kept(write, entry, e)
                 else:
-                    out = to_text(transform.draw(box_size(values), rng).apply(values)) + "\n"
+                    moved = transform.draw(box_size(values), rng).apply(values)
+                    text = to_text(moved)
+                    out = write({"line": entry.line, "puzzle": entry.puzzle, "shuffled": text}, text + "\n",
+                                pretty(moved))
             sys.stdout.write(out)
     return FAILED if failed else 0
 
 
+class _Records:
+    """Each output as ``--format`` asks: ``line`` (the line given), ``pretty`` (the grid given,
+    else the line), ``csv`` (the names as a header once, then a row a record) or ``jsonl``."""
+
+    def __init__(self, fmt: str, names: list[str]) -> None:
+        self.fmt, self.names, self.header = fmt, names, False
+
+    def __call__(self, record: dict, line: str, grid: str | None = None) -> str:
+        if self.fmt == "jsonl":
+            return json.dumps(record) + "\n"
+        if self.fmt == "csv":
+            out = io.StringIO()
+            writer = csv.writer(out, lineterminator="\n")
+            if not self.header:
+                writer.writerow(self.names)
+                self.header = True
+            writer.writerow([record.get(name, "") for name in self.names])
+            return out.getvalue()
+        if self.fmt == "pretty" and grid is not None:
+            return grid + "\n\n"
+        return line
+
+
+def _kept(write: _Records, entry: Entry, error: PuzzleError | None = None) -> str:
+    """A line without a puzzle as it came, or a failed one echoed and reported."""
+    error = error or entry.error
+    if error is None:
+        return write({"line": entry.line, "text": entry.text}, entry.text + "\n")
+    line = _failed(entry, error.reason)
+    return write({"line": entry.line, "puzzle": entry.text, "error": error.reason}, line)
+
+
 def _rate(args, tally: Tally) -> int:
     """Each puzzle's rating: its score and level."""
-    encode.batch(3)
+    with compile_notice("sudoku"):
+        encode.batch(3).solve(np.zeros((1, 81), np.uint8), 2)
     started = time.perf_counter()
     scores: list[float] = []
     levels: Counter = Counter()
     failed = 0
+    write = _Records(args.format, ["line", "puzzle", "score", "level"])
     with _input(args.file) as source:
         entries = read_lines(source)
         for chunk in map_chunks(lambda es, stop: _rated(es), entries, jobs=args.jobs):
@@ -367,16 +406,18 @@ def _rate(args, tally: Tally) -> int:
             for entry, rating in chunk:
                 if rating is None:
                     failed += entry.error is not None
-                    lines.append(entry.text + "\n" if entry.error is None else _failed(entry, entry.error.reason))
+                    lines.append(_kept(write, entry))
                     continue
                 tally.puzzles += 1
                 if isinstance(rating, PuzzleError):
                     failed += 1
-                    lines.append(_failed(entry, rating.reason))
+                    lines.append(_kept(write, entry, rating))
                 else:
                     scores.append(rating.score)
                     levels[rating.level] += 1
-                    lines.append(f"{rating.score:.2f} {rating.level}\n")
+                    score = round(rating.score, 2)
+                    lines.append(write({"line": entry.line, "puzzle": entry.puzzle, "score": score,
+                                        "level": rating.level}, f"{rating.score:.2f} {rating.level}\n"))
             sys.stdout.write("".join(lines))
     if args.stats:
         seconds = time.perf_counter() - started
@@ -395,7 +436,9 @@ def _rated(entries: list[Entry]) -> list:
 def _generate(args, tally: Tally) -> int:
     """``count`` new puzzles, one per line."""
     rng = np.random.default_rng(args.seed)
-    encode.batch(args.size)       # setup, not generating time
+    write = _Records(args.format, ["puzzle"])
+    with compile_notice("sudoku"):
+        encode.batch(args.size)       # setup, not generating time
     started = time.perf_counter()
     bar = tqdm(total=args.count, unit=" puzzles", file=sys.stderr, delay=1.0,
                disable=args.quiet or not sys.stderr.isatty())
@@ -408,7 +451,7 @@ def _generate(args, tally: Tally) -> int:
             except ValueError as e:
                 print(f"sudoku: error: {e}", file=sys.stderr)
                 return FAILED
-            sys.stdout.write(puzzle + "\n")
+            sys.stdout.write(write({"puzzle": puzzle}, puzzle + "\n", pretty(puzzle)))
             tally.puzzles += 1
             bar.update()
     if args.stats:
@@ -543,6 +586,7 @@ def _parser() -> argparse.ArgumentParser:
                "could not be read.")
     shuffle.add_argument("file", nargs="?", default="-", help="puzzle file, or - for standard input (default)")
     shuffle.add_argument("--seed", type=_NATURAL, metavar="S", help="draw the transformations from S (reproducible)")
+    shuffle.add_argument("--format", choices=FORMATS, default="line", help=_FORMAT_HELP)
 
     rate = commands.add_parser(
         "rate", help="rate each puzzle: a score and a level from easy to diabolical",
@@ -556,6 +600,7 @@ def _parser() -> argparse.ArgumentParser:
     rate.add_argument("file", nargs="?", default="-", help="puzzle file, or - for standard input (default)")
     rate.add_argument("--jobs", type=_POSITIVE, default=1, metavar="N", help="rate on N threads")
     rate.add_argument("--stats", action="store_true", help="print the median, quartiles, levels and speed on stderr")
+    rate.add_argument("--format", choices=FORMATS, default="line", help=_FORMAT_HELP)
 
     generate = commands.add_parser(
         "generate", help="make new puzzles with one solution each",
@@ -573,6 +618,7 @@ def _parser() -> argparse.ArgumentParser:
     generate.add_argument("--tries", type=_POSITIVE, default=1000, metavar="T",
                           help="grids drawn per puzzle at most, for --clues and --difficulty (default %(default)s)")
     generate.add_argument("--stats", action="store_true", help="print the time and speed on stderr")
+    generate.add_argument("--format", choices=FORMATS, default="line", help=_FORMAT_HELP)
     generate.add_argument("--quiet", action="store_true", help="no progress bar")
 
     explain = commands.add_parser(

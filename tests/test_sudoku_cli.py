@@ -264,3 +264,20 @@ def test_read_puzzles_reads_what_the_command_reads(tmp_path):
         e.puzzle for e in read_lines(open(EXAMPLES / "grid.txt")) if e.puzzle]
     with pytest.raises(PuzzleError, match="line 3: wrong length: 4 cells"):
         list(sudoku.read_puzzles(["# x", INKALA, "...."]))
+
+
+def test_every_command_takes_a_format(tmp_path, capsys):
+    path = tmp_path / "p.txt"
+    path.write_text(f"# two\n{INKALA}\n{'1' * 81}\n")
+    assert main(["rate", str(path), "--format", "csv"]) == 1
+    rows = list(csv.reader(capsys.readouterr().out.splitlines()))
+    assert rows[0] == ["line", "puzzle", "score", "level"] and rows[1][:2] == ["1", ""]
+    assert rows[2][:2] == ["2", INKALA] and float(rows[2][2]) == round(sudoku.rate(INKALA).score, 2)
+    assert rows[3][:2] == ["3", "1" * 81] and rows[3][2:] == ["", ""]
+    assert main(["shuffle", str(path), "--format", "jsonl", "--seed", "1"]) == 0     # clashes stay clashes
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert records[0] == {"line": 1, "text": "# two"} and len(set(records[2]["shuffled"])) == 1
+    assert sudoku.count(records[1]["shuffled"]) == 1 and records[1]["puzzle"] == INKALA
+    assert main(["generate", "2", "--seed", "5", "--format", "pretty"]) == 0
+    grids = capsys.readouterr().out.strip().split("\n\n")
+    assert len(grids) == 2 and all(sudoku.is_unique(grid) for grid in grids)
