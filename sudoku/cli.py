@@ -119,8 +119,8 @@ def _run(args, tally: Tally) -> int:
     _load(job)
     started = time.perf_counter()
     failed = False
-    for name in args.inputs or ["-"]:
-        failed |= _run_source(job, name, tally)
+    for number, name in enumerate(args.inputs or ["-"], 1):
+        failed |= _run_source(job, name, number, tally)
     if args.stats:
         seconds = time.perf_counter() - started
         n = tally.puzzles
@@ -140,12 +140,12 @@ def _load(job: _Job) -> None:
         encode.batch(shape, job.variant).solve(np.zeros((1, size * size), np.uint8), 1)
 
 
-def _run_source(job: _Job, name: str, tally: Tally) -> bool:
+def _run_source(job: _Job, name: str, number: int, tally: Tally) -> bool:
     """Answer every line of one source (a file, ``-`` or a puzzle given as an argument); True when
     the source could not be read."""
     args = job.args
     if name != "-" and not os.path.exists(name) and files.looks_like_puzzle(name):
-        source, label = [name], f"argument {args.inputs.index(name) + 1}"
+        source, label = [name], f"argument {number}"
     else:
         try:
             source = files.open_text(name)
@@ -314,11 +314,11 @@ class _Reporter:
         return json.dumps(record) + "\n"
 
     def warn(self, entry: Entry, reason: str) -> None:
-        where = f"{self.label}: " if self.label and not self.label.startswith("argument") else ""
-        if self.label and self.label.startswith("argument"):
-            print(f"sudoku: {self.label}: {reason}", file=sys.stderr)
-        else:
-            print(f"sudoku: {where}line {entry.line}: {reason}", file=sys.stderr)
+        """``sudoku: [FILE: ]line N: reason``, or ``sudoku: argument K: reason``."""
+        where = f"{self.label}: " if self.label else ""
+        if not where.startswith("argument"):
+            where += f"line {entry.line}: "
+        print(f"sudoku: {where}{reason}", file=sys.stderr)
 
 
 def _free(name: str, taken: list[str]) -> str:

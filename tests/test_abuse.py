@@ -411,3 +411,30 @@ def test_the_command_with_many_jobs_stays_small(tmp_path):
         assert run.stdout == (INKALA_SOLUTION + "\n") * 300_000
         peaks.append(int(run.stderr.split()[-1]))
     assert peaks[1] < peaks[0] + 50_000, peaks      # kilobytes
+
+
+@st.composite
+def csv_files(draw):
+    row = st.one_of(
+        st.builds(lambda k, note: f"{k},{INKALA},{note}", st.integers(0, 99), st.sampled_from(["", "x", '"a, b"'])),
+        st.sampled_from(["", "# c", "1,2,3", "7", f'"{INKALA}",', ",,", "9,1...|..3.|.4..|...2,"]))
+    return ["id,puzzle,note"] + draw(st.lists(row, max_size=10))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(csv_files())
+def test_every_csv_row_gets_one_row_in_order(tmp_path, lines):
+    import csv
+    path = tmp_path / "fuzz.csv"
+    path.write_text("\n".join(lines) + "\n")
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        sudoku_main(["solve", str(path)])
+    rows = list(csv.reader(out.getvalue().splitlines()))
+    given = list(csv.reader(lines))
+    assert len(rows) == len(given)
+    assert rows[0] == ["id", "puzzle", "note", "solution", "status"]
+    for row, fields in zip(rows[1:], given[1:]):
+        assert row[:len(fields)] == fields                    # the input's fields, kept as they were
+        if len(fields) > 1 and fields[1] == INKALA:
+            assert row[-2:] == [INKALA_SOLUTION, "solved"]
