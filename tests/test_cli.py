@@ -207,7 +207,7 @@ def test_classics_in_json_and_knuths_format(capsys):
     (["pentominoes", "big"], "pentominoes take a box as RxC"),
     (["a.dlx", "b.dlx"], "one file at a time, or a problem by name"),
 ])
-def test_bad_arguments_are_usage_errors(argv, message, capsys):
+def test_bad_classic_arguments_are_usage_errors(argv, message, capsys):
     with pytest.raises(SystemExit) as e:
         main(argv)
     assert e.value.code == 2 and message in capsys.readouterr().err

@@ -13,7 +13,7 @@ from support import EXAMPLES
 import sudoku
 from sudoku import encode
 from sudoku.cli import main
-from sudoku.grid import PuzzleError, parse
+from sudoku.grid import PuzzleError
 
 ALNUM = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
