@@ -58,10 +58,10 @@ def rate(puzzle, *, seed: int = 0) -> Rating:
     return rating
 
 
-def rate_all(puzzles: Iterable, *, seed: int = 0, jobs: int | None = None) -> Iterator[Rating | PuzzleError]:
+def rate_all(puzzles: Iterable, *, seed: int = 0, jobs: int | None = 1) -> Iterator[Rating | PuzzleError]:
     """A :class:`Rating` for every puzzle, in input order, or the :class:`PuzzleError` that says
     why a puzzle has none (unreadable, no solution, several). Chunks of puzzles go to the kernel
-    together, on ``jobs`` threads (None: one per CPU), as :func:`sudoku.solve_all` does.
+    together, on ``jobs`` threads (0 or None: one per core), as :func:`sudoku.solve_all` does.
     Cost: ``ORDERS`` searches proving uniqueness per puzzle."""
     def work(chunk: list, stop) -> list:
         values, out = [], [None] * len(chunk)

@@ -167,7 +167,7 @@ class Solved(NamedTuple):
 def solve_array(grid, *, limit: int = 1, jobs: int | None = 1) -> Solved:
     """Solve many puzzles of one size given as an array of values (``(n, N*N)``, 0 for blanks;
     :func:`sudoku.grid.read_array` reads a file of 81-character lines into one), counting up to
-    ``limit`` solutions each, on ``jobs`` threads (None: one per core).
+    ``limit`` solutions each, on ``jobs`` threads (0 or None: one per core).
 
     All the work per puzzle is in the kernel or whole-array numpy, outside the GIL, so threads
     scale even on easy puzzles; the only Python is per chunk (about eight chunks per thread, from
@@ -211,7 +211,7 @@ def solve_array(grid, *, limit: int = 1, jobs: int | None = 1) -> Solved:
 
 
 def map_chunks(work: Callable[[list, threading.Event], list], items: Iterable, *,
-               jobs: int | None = None, flatten: bool = False, chunk: int = CHUNK,
+               jobs: int | None = 1, flatten: bool = False, chunk: int = CHUNK,
                client: Any = None, ready: Callable[[], bool] | None = None) -> Iterator:
     """``work(chunk, stop)`` on consecutive chunks of ``items``, in order, on ``jobs`` threads;
     results are yielded as each chunk is done (one by one when ``flatten``). At most ``2 * jobs``
