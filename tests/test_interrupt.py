@@ -90,3 +90,18 @@ def test_dlx_count_on_a_local_dask_cluster_stops_on_sigint(tmp_path):
     status, err, seconds = interrupt("dlx", [str(path), "--count", "--dask", "local"], wait=6.0)
     assert (status, err) == (130, "dlx: interrupted (the Dask tasks stopped)\n")
     assert seconds < 10        # the cluster's workers, busy in kernels, are ended with it
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_sudoku_waiting_for_typed_input_stops_on_sigint(jobs):
+    run = subprocess.Popen([sys.executable, "-m", "sudoku", "solve", "--jobs", jobs], stdin=subprocess.PIPE,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    run.stdin.write("1" + "." * 15 + "\n")
+    run.stdin.flush()
+    assert run.stdout.readline() == "1234341221434321\n"      # answered; now it waits for the next line
+    started = time.perf_counter()
+    run.send_signal(signal.SIGINT)
+    assert run.wait(timeout=30) == 130 and time.perf_counter() - started < 5
+    assert run.stderr.read() == "sudoku: interrupted after 1 puzzles (1 solved, 0 no solution, 0 invalid; 16 nodes)\n"
+    for stream in (run.stdin, run.stdout, run.stderr):
+        stream.close()
