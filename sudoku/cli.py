@@ -8,6 +8,7 @@ import io
 import json
 import os
 import sys
+import textwrap
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -38,6 +39,7 @@ _NATURAL = whole_number(0)
 #: interrupted (Ctrl-C), as shells report a command ended by SIGINT.
 FAILED, USAGE, OUT_OF_NODES, INTERRUPTED = 1, 2, 3, 130
 FORMATS = ("line", "pretty", "csv", "jsonl")
+_EXAMPLE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 _FORMAT_HELP = "line (the default), pretty (grids), csv (a header, then a row each) or jsonl (a JSON object each)"
 _INPUT = ("Input: one puzzle per line ('.' or '0' for blanks; text after ',' or ':' ignored), grids "
           "over several lines, or CSV with a header naming the puzzle column.")
@@ -516,34 +518,38 @@ def _open(name: str):
     return files.open_text(name)
 
 
+def _examples(*commands: str) -> str:
+    return "examples:\n" + "".join(f"  {c}\n" for c in commands) + "\n" + textwrap.fill(_STATUSES, 79)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sudoku",
-        description="Solve or count sudoku puzzles (4x4 to 25x25) with Dancing Links. Input: one "
-                    "puzzle per line ('.' or '0' for blanks; text after ',' or ':' ignored, so the "
-                    "Kaggle CSV works) or grids over several lines. Output: one line per input line.",
-        epilog=f"Exit status: 0 when every puzzle went well, {FAILED} when some line failed "
-               "(it is echoed with '# ' in front and reported on stderr with its line number), "
-               f"{INTERRUPTED} when interrupted (Ctrl-C).")
+        description="Solve, count, rate, disguise, make and explain sudoku puzzles with Dancing Links: "
+                    "any size with square or rectangular boxes (4x4, 6x6, 9x9, 12x12, 16x16, ...), "
+                    "X-sudoku, windoku, jigsaw and killer. Input: puzzles as arguments, files, or "
+                    "standard input; one puzzle per line, grids over several lines, or CSV. Output: "
+                    "one line per input line. 'sudoku COMMAND --help' says more.",
+        epilog=f"Example: sudoku solve {_EXAMPLE} " + _STATUSES)
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     solve = commands.add_parser(
         "solve", help="print the solution of each puzzle",
-        description="Print the solution of every puzzle, one output line per input line, in order. "
-                    "Puzzles come from the arguments: a puzzle itself, a file, or - for standard input "
-                    "(the default); typed or piped in, each line is answered as soon as it is read. "
-                    + _INPUT,
-        epilog="Examples: sudoku solve puzzles.txt;  sudoku solve 4.....8.5.3..........7......2.....6.....8.4"
-               "......1.......6.3.7.5..2.....1.4......;  sudoku solve kaggle.csv --jobs 0;  sudoku solve "
-               "--variant killer examples/killer.txt. " + _STATUSES,
+        description=textwrap.fill(
+            "Print the solution of every puzzle, one output line per input line, in order. Puzzles come "
+            "from the arguments: a puzzle itself, a file, or - for standard input (the default); typed or "
+            "piped in, each line is answered as soon as it is read. " + _INPUT, 79),
+        epilog=_examples(f"sudoku solve {_EXAMPLE}", "sudoku solve puzzles.txt more.txt",
+                         "sudoku solve kaggle.csv --jobs 0", "sudoku solve --variant killer examples/killer.txt",
+                         "sudoku solve --symbols 0-F examples/hex16.txt --pretty"),
         formatter_class=argparse.RawDescriptionHelpFormatter)
     count = commands.add_parser(
         "count", help="print the number of solutions of each puzzle",
-        description="Print the number of solutions of every puzzle, one line per input line. A count "
-                    "that stopped at --limit or --max-nodes is a lower bound, written with a + "
-                    "(5+). " + _INPUT,
-        epilog="Examples: sudoku count puzzles.txt --unique;  sudoku count ......... --limit 1000. "
-               + _STATUSES,
+        description=textwrap.fill(
+            "Print the number of solutions of every puzzle, one line per input line. A count that stopped "
+            "at --limit or --max-nodes is a lower bound, written with a + (5+). " + _INPUT, 79),
+        epilog=_examples("sudoku count puzzles.txt --unique", "sudoku count 1............... --limit 10",
+                         "sudoku count examples/6x6.txt --format jsonl"),
         formatter_class=argparse.RawDescriptionHelpFormatter)
     for sub in (solve, count):
         sub.add_argument("inputs", nargs="*", metavar="PUZZLE|FILE",

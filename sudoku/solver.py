@@ -22,7 +22,7 @@ from dlx import status
 from dlx.search import UNLIMITED, check_count, whole
 
 from . import encode, variants
-from .grid import PuzzleError, box_shape, clashes, parse, parse_lines81, texts
+from .grid import PuzzleError, box_shape, clashes, grid_size, parse, parse_lines81, texts
 
 CHUNK = 512     # puzzles per kernel call: the call costs nothing per puzzle, and threads share the work
 #: The fewest and the most puzzles per kernel call of :func:`solve_array`, which makes about eight
@@ -164,10 +164,11 @@ class Solved(NamedTuple):
     status: np.ndarray
 
 
-def solve_array(grid, *, limit: int = 1, jobs: int | None = 1) -> Solved:
+def solve_array(grid, *, limit: int = 1, jobs: int | None = 1, box=None) -> Solved:
     """Solve many puzzles of one size given as an array of values (``(n, N*N)``, 0 for blanks;
     :func:`sudoku.grid.read_array` reads a file of 81-character lines into one), counting up to
-    ``limit`` solutions each, on ``jobs`` threads (0 or None: one per core).
+    ``limit`` solutions each, on ``jobs`` threads (0 or None: one per core); ``box``: the box shape
+    where it is not the squarest (see :func:`sudoku.grid.box_shape`).
 
     All the work per puzzle is in the kernel or whole-array numpy, outside the GIL, so threads
     scale even on easy puzzles; the only Python is per chunk (about eight chunks per thread, from
@@ -181,15 +182,16 @@ def solve_array(grid, *, limit: int = 1, jobs: int | None = 1) -> Solved:
     grid = np.ascontiguousarray(grid)
     if grid.ndim != 2:
         raise ValueError(f"grid must be 2-D (one puzzle per row), not of shape {grid.shape}")
-    n = round(grid.shape[1] ** 0.25)
-    if n ** 4 != grid.shape[1] or not 2 <= n <= 5:
-        raise ValueError(f"a row of {grid.shape[1]} cells is no sudoku (16, 81, 256 or 625)")
+    size = grid_size(grid.shape[1])
+    if size is None:
+        raise ValueError(f"a row of {grid.shape[1]} cells is no sudoku (N*N cells: 16, 36, 64, 81, ...)")
+    rows_, cols_ = box_shape(size, box)
     limit = check_count(limit, "limit", 1)
     jobs = threads(jobs)
     rows = grid.shape[0]
     solved = Solved(np.zeros(grid.shape, np.uint8), np.zeros(rows, np.int64), np.zeros(rows, np.int64),
                     np.zeros(rows, np.uint8))
-    solver = encode.batch(n)
+    solver = encode.batch(rows_ if rows_ == cols_ else (rows_, cols_))
 
     def one(start: int) -> None:
         answer = solver.solve(grid[start:start + size], limit)

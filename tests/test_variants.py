@@ -205,3 +205,15 @@ def test_bad_layout_lines_are_their_own_errors(tmp_path, capsys):
     assert lines[0] == lines[2] and not lines[0].startswith("#")
     assert "line 2: cages: 3 labels, not a square grid's N*N" in out.err
     assert "line 4: no cages or sums" in out.err
+
+
+def test_solve_array_takes_rectangular_boxes():
+    from sudoku.grid import lines, parse
+    puzzles = puzzle_lines("6x6.txt")
+    solved = sudoku.solve_array(np.stack([parse(p) for p in puzzles] * 3), jobs=2)
+    assert lines(solved.grid).split() == [sudoku.solve(p) for p in puzzles] * 3
+    from dlx.status import of_code
+    for puzzle in puzzles:                     # other boxes, the same answers either way
+        flipped = sudoku.solve_array(parse(puzzle)[None, :], box="3x2", limit=2)
+        result = next(sudoku.solve_all([puzzle], box="3x2", limit=2))
+        assert of_code(int(flipped.status[0])) == result.status and int(flipped.counts[0]) == result.count
