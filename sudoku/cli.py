@@ -467,7 +467,7 @@ def _explain(args, tally: Tally) -> int:
     """The solve of one puzzle, step by step."""
     text = args.puzzle
     if text == "-":
-        text = next((e.puzzle for e in read_lines(_open("-")) if e.puzzle is not None), "")
+        text = next((e.puzzle for e in read_lines(files.open_text("-")) if e.puzzle is not None), "")
     try:
         print(explain(text, full=args.full, limit=args.steps, more="--full"))
     except PuzzleError as e:
@@ -479,7 +479,7 @@ def _explain(args, tally: Tally) -> int:
 
 def _input(name: str) -> io.TextIOBase:
     try:
-        return _open(name)
+        return files.open_text(name)
     except OSError as e:
         raise SystemExit(f"sudoku: error: cannot read {name}: {e.strerror or e}") from None
 
@@ -512,10 +512,6 @@ def _lines_in(name: str) -> int | None:
 
 
 LINES_COUNTED = 1 << 32
-
-
-def _open(name: str):
-    return files.open_text(name)
 
 
 def _examples(*commands: str) -> str:

@@ -230,13 +230,6 @@ def box_size(values: np.ndarray) -> int:
     return math.isqrt(math.isqrt(values.size))
 
 
-def box_of(size: int, box=None) -> np.ndarray:
-    """The box number of every cell, row-major (boxes numbered across, then down)."""
-    rows, cols = box_shape(size, box)
-    r, c = np.divmod(np.arange(size * size), size)
-    return r // rows * rows + c // cols
-
-
 def clashes(values: np.ndarray, box=None, symbols: str | None = None) -> str | None:
     """Why the givens contradict each other ("digit 5 twice in row 3"), or None when they don't."""
     size = math.isqrt(values.size)
