@@ -32,12 +32,11 @@ def _size(box) -> int:
     return rows * cols
 
 
-@functools.lru_cache(maxsize=64)
 def problem(box, variant=None) -> dlx.ExactCover:
     """The exact-cover problem of the empty grid with boxes ``box`` (``n`` for square boxes, or
     ``(rows, columns)``) under the rules of ``variant`` (a :class:`sudoku.variants.Variant`, None
-    for plain sudoku). Built once per process for each (a few of the latest jigsaw and killer
-    layouts are kept).
+    for plain sudoku). Built once per process for each shape; of the variants, the 64 used last are
+    kept (each jigsaw or killer layout is a variant of its own).
 
     >>> p = problem(3)
     >>> p
@@ -47,6 +46,16 @@ def problem(box, variant=None) -> dlx.ExactCover:
     >>> problem((2, 3)).option(6 * 11 + 2)    # 6x6, boxes of 2 rows, 3 columns: cell (1, 5) in box 1
     ('p15', 'r13', 'c53', 'b13')
     """
+    return _problem(box, variant) if variant is not None else _plain(box)
+
+
+@functools.cache
+def _plain(box) -> dlx.ExactCover:
+    return _problem(box, None)
+
+
+@functools.lru_cache(maxsize=64)
+def _problem(box, variant) -> dlx.ExactCover:
     rows, cols = shape(box)
     size = rows * cols
     pos, sym = _NAMES[:size], _NAMES[1:size + 1]
@@ -80,10 +89,20 @@ def _sums(total: int, cells: int, size: int) -> list[frozenset[int]]:
     return [frozenset(c) for c in itertools.combinations(range(1, size + 1), cells) if sum(c) == total]
 
 
-@functools.lru_cache(maxsize=64)
 def batch(box, variant=None) -> dlx.Batch:
     """The reusable solver for puzzles with boxes ``box`` under ``variant``: one group of ``N``
-    options per cell (a killer's cage options come after the groups, in none)."""
+    options per cell (a killer's cage options come after the groups, in none). Kept as
+    :func:`problem` keeps its problem."""
+    return _batch(box, variant) if variant is not None else _plain_batch(box)
+
+
+@functools.cache
+def _plain_batch(box) -> dlx.Batch:
+    return _batch(box, None)
+
+
+@functools.lru_cache(maxsize=64)
+def _batch(box, variant) -> dlx.Batch:
     rows, cols = shape(box)
     size = rows * cols
     return dlx.Batch(problem(box, variant), [size] * (size * size))
