@@ -32,6 +32,19 @@ def _size(box) -> int:
     return rows * cols
 
 
+def _kept(build):
+    """``build(box, variant)``, each result kept: plain sudoku's (variant None) for good, the 64
+    variants' used last (each jigsaw or killer layout is a variant of its own)."""
+    plain = functools.cache(lambda box: build(box, None))
+    recent = functools.lru_cache(maxsize=64)(build)
+
+    @functools.wraps(build)
+    def kept(box, variant=None):
+        return plain(box) if variant is None else recent(box, variant)
+    return kept
+
+
+@_kept
 def problem(box, variant=None) -> dlx.ExactCover:
     """The exact-cover problem of the empty grid with boxes ``box`` (``n`` for square boxes, or
     ``(rows, columns)``) under the rules of ``variant`` (a :class:`sudoku.variants.Variant`, None
@@ -46,16 +59,6 @@ def problem(box, variant=None) -> dlx.ExactCover:
     >>> problem((2, 3)).option(6 * 11 + 2)    # 6x6, boxes of 2 rows, 3 columns: cell (1, 5) in box 1
     ('p15', 'r13', 'c53', 'b13')
     """
-    return _problem(box, variant) if variant is not None else _plain(box)
-
-
-@functools.cache
-def _plain(box) -> dlx.ExactCover:
-    return _problem(box, None)
-
-
-@functools.lru_cache(maxsize=64)
-def _problem(box, variant) -> dlx.ExactCover:
     rows, cols = shape(box)
     size = rows * cols
     pos, sym = _NAMES[:size], _NAMES[1:size + 1]
@@ -89,20 +92,11 @@ def _sums(total: int, cells: int, size: int) -> list[frozenset[int]]:
     return [frozenset(c) for c in itertools.combinations(range(1, size + 1), cells) if sum(c) == total]
 
 
+@_kept
 def batch(box, variant=None) -> dlx.Batch:
     """The reusable solver for puzzles with boxes ``box`` under ``variant``: one group of ``N``
     options per cell (a killer's cage options come after the groups, in none). Kept as
     :func:`problem` keeps its problem."""
-    return _batch(box, variant) if variant is not None else _plain_batch(box)
-
-
-@functools.cache
-def _plain_batch(box) -> dlx.Batch:
-    return _batch(box, None)
-
-
-@functools.lru_cache(maxsize=64)
-def _batch(box, variant) -> dlx.Batch:
     rows, cols = shape(box)
     size = rows * cols
     return dlx.Batch(problem(box, variant), [size] * (size * size))
