@@ -29,6 +29,11 @@ ERROR, OUT_OF_NODES, INTERRUPTED = 1, 3, 130
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
+    with compile_notice("dlx"):
+        return _run(args, parser)
+
+
+def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     run = tracer = None
     try:
         problem, draw, args.file = _problem(args.source, parser)
@@ -38,8 +43,6 @@ def main(argv: list[str] | None = None) -> int:
             print("dlx: error: --trace follows one search; it takes no --jobs or --dask", file=sys.stderr)
             return ERROR
         try:
-            with compile_notice("dlx"):      # a first run compiles the kernels: say so
-                problem.count(max_nodes=1, engine=args.engine)
             if split:
                 run = "split"
                 args.draw = draw
@@ -114,19 +117,32 @@ def exit_now(main: Callable[[], int]) -> NoReturn:
     os._exit(status or 0)
 
 
+#: What a command says, once, when numba starts compiling its kernels.
+NOTICE = "{prog}: compiling the kernels (first run only, some seconds)..."
+
+
 @contextlib.contextmanager
-def compile_notice(prog: str, after: float = 1.0) -> Iterator[None]:
-    """Say on stderr that the kernels are compiling when what the block does (a first kernel call)
-    takes more than ``after`` seconds: numba compiles them on a machine's first run (about 7 s),
-    then loads them from its cache in well under a second."""
-    timer = threading.Timer(after, lambda: print(f"{prog}: compiling the kernels (first run only, some "
-                                                  "seconds)...", file=sys.stderr, flush=True))
-    timer.daemon = True
-    timer.start()
-    try:
+def compile_notice(prog: str) -> Iterator[None]:
+    """Say once on stderr, while the block runs, that numba is compiling the kernels, when and only
+    when it does: numba announces each compile with a ``numba:compile`` event whose start comes
+    before its compiler runs, and sends none when it loads a kernel from its cache. So a machine's
+    first run (some seconds of compiling) is told why it waits, before it waits, and a run that
+    loads the kernels is told nothing, however slow the load on a busy machine."""
+    from numba.core import event
+
+    said = threading.Event()
+
+    class Notice(event.Listener):
+        def on_start(self, _event: event.Event) -> None:
+            if not said.is_set():
+                said.set()
+                print(NOTICE.format(prog=prog), file=sys.stderr, flush=True)
+
+        def on_end(self, _event: event.Event) -> None:
+            pass
+
+    with event.install_listener("numba:compile", Notice()):
         yield
-    finally:
-        timer.cancel()
 
 
 def _split(problem: ExactCover, args):

@@ -138,7 +138,12 @@ class ExactCover:
         ...               [0, 0, 0, 0, 0, 0, 0],
         ...               [0, 1, 0, 0, 0, 0, 1],
         ...               [0, 0, 0, 1, 1, 0, 1]])
-        >>> ec = ExactCover.from_matrix(m)
+        >>> import warnings
+        >>> with warnings.catch_warnings(record=True) as caught:     # a warning, as on stderr
+        ...     warnings.simplefilter("always")
+        ...     ec = ExactCover.from_matrix(m)
+        >>> print(caught[0].message)
+        row 4: an option without a primary item, so no solution can use it; skipped (keeping its number)
         >>> ec.first()
         (0, 3, 5)
         >>> ec.option(3)

@@ -68,7 +68,8 @@ def main(argv: list[str] | None = None) -> int:
     run = {"solve": _run, "count": _run, "shuffle": _shuffle, "rate": _rate, "generate": _generate,
            "explain": _explain}[args.command]
     try:
-        return run(args, tally)
+        with compile_notice("sudoku"):
+            return run(args, tally)
     except KeyboardInterrupt:
         sys.stdout.flush()
         if args.command in ("solve", "count"):
@@ -135,11 +136,10 @@ def _run(args, tally: Tally) -> int:
 
 
 def _load(job: _Job) -> None:
-    """Build the solver before the clock starts, saying so when the kernels compile (first run)."""
+    """Build the solver and load its kernel before the clock starts."""
     size = job.box[0] * job.box[1] if job.box else 9
     shape = job.box if job.box and job.box[0] != job.box[1] else round(size ** 0.5)
-    with compile_notice("sudoku"):
-        encode.batch(shape, job.variant).solve(np.zeros((1, size * size), np.uint8), 1)
+    encode.batch(shape, job.variant).solve(np.zeros((1, size * size), np.uint8), 1)
 
 
 def _run_source(job: _Job, name: str, number: int, tally: Tally) -> bool:
@@ -394,8 +394,7 @@ def _kept(write: _Records, entry: Entry, error: PuzzleError | None = None) -> st
 
 def _rate(args, tally: Tally) -> int:
     """Each puzzle's rating: its score and level."""
-    with compile_notice("sudoku"):
-        encode.batch(3).solve(np.zeros((1, 81), np.uint8), 2)
+    encode.batch(3).solve(np.zeros((1, 81), np.uint8), 2)      # loaded before the clock starts
     started = time.perf_counter()
     scores: list[float] = []
     levels: Counter = Counter()
@@ -439,8 +438,7 @@ def _generate(args, tally: Tally) -> int:
     """``count`` new puzzles, one per line."""
     rng = np.random.default_rng(args.seed)
     write = _Records(args.format, ["puzzle"])
-    with compile_notice("sudoku"):
-        encode.batch(args.size)       # setup, not generating time
+    encode.batch(args.size)       # setup, not generating time
     started = time.perf_counter()
     bar = tqdm(total=args.count, unit=" puzzles", file=sys.stderr, delay=1.0,
                disable=args.quiet or not sys.stderr.isatty())

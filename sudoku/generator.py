@@ -54,6 +54,8 @@ def generate(*, seed: int | None = None, symmetric: bool = False, minimal: bool 
         if difficulty not in LEVELS:
             raise ValueError(f"unknown difficulty {difficulty!r}; the levels are: {', '.join(LEVELS)}")
     tries = whole(tries, "tries", 1)
+    if seed is not None:
+        seed = whole(seed, "seed")
     rng = np.random.default_rng(seed)
     fewest = cells
     for _ in range(tries):

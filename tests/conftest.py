@@ -3,10 +3,16 @@ from pathlib import Path
 import numba
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, settings
 from support import SHARED_DLX
 
 from dlx import batch, search
 from dlx.engines import cells, dlx1, dlx3
+
+#: No hypothesis check reads a clock: a deadline per example, or the health check on how long
+#: drawing examples takes, would fail a test on a loaded machine for the machine's sake.
+settings.register_profile("no clock", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("no clock")
 
 
 @pytest.fixture

@@ -5,6 +5,7 @@ each other.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,14 @@ SHARED_DLX = SHARED_DATA / "dlx"
 #: Arto Inkala's "world's hardest sudoku" (2012), the usual first test of a solver.
 INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
 INKALA_SOLUTION = "812753649943682175675491283154237896369845721287169534521974368438526917796318452"
+
+
+def messages(err: str) -> str:
+    """A command's stderr without numba's compile notice: whether a kernel compiles depends on the
+    cache a test finds, not on the command (test_compile_notice.py tests the notice itself)."""
+    from dlx.cli import NOTICE
+    notice = re.escape(NOTICE).replace(re.escape("{prog}"), r"\w+")
+    return re.sub(f"^{notice}\n", "", err, flags=re.MULTILINE)
 
 
 def shared_lines(name: str) -> list[str]:

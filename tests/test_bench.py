@@ -89,6 +89,6 @@ def test_report_shows_ratios_and_notes():
 
 def test_start_up_past_its_budget_is_stopped_not_timed():
     plain = [r for r in rivals.RIVALS if r.name == "dict of sets"]
-    warm, empty_cache = compare.startup_rows(plain, 1, budget=0.01)
-    assert warm.cells["dict of sets"].note == "> 0.01 s"
+    warm, empty_cache = compare.startup_rows(plain, 1, budget=1e-6)   # no start-up is that quick
+    assert warm.cells["dict of sets"].note == "> 1e-06 s"
     assert empty_cache.cells == {}  # nothing to compile: the row is for numba solvers

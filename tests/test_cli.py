@@ -4,7 +4,7 @@ import subprocess
 import sys
 
 import pytest
-from support import EXAMPLES
+from support import EXAMPLES, messages
 
 from dlx import read_dlx
 from dlx.cli import main
@@ -79,7 +79,7 @@ def test_stdin_limit_and_stats_end_to_end():
     done = run_dlx("-", "--count", "--stats", stdin=text)
     assert done.returncode == 0, done.stderr
     assert done.stdout == "92\n"
-    assert done.stderr == (f"Altogether 92 solutions, 16680 updates, 1049 nodes, {stats_seconds(done.stderr)} "
+    assert messages(done.stderr) == (f"Altogether 92 solutions, 16680 updates, 1049 nodes, {stats_seconds(done.stderr)} "
                            "seconds, engine dlx.\n")
     first_two = run_dlx("-", "--limit", "2", stdin=text)
     assert first_two.returncode == 0
@@ -128,7 +128,7 @@ def test_trace_prints_every_step_on_stderr(capsys):
     assert main([str(EXAMPLES / "knuth.dlx"), "--trace", "--stats"]) == 0
     captured = capsys.readouterr()
     assert captured.out == "c e\na d f\nb g\n"
-    steps = captured.err.splitlines()
+    steps = messages(captured.err).splitlines()
     assert steps[0] == "L0: choose a (2 options)"
     assert steps[1] == "L0: try 1 of 2: a d g"
     assert "L3: solution 1" in steps

@@ -1,9 +1,4 @@
 """Searches and sudoku batches on a real Dask LocalCluster of two worker processes."""
-import os
-import signal
-import threading
-import time
-
 import pytest
 from support import INKALA, INKALA_SOLUTION
 
@@ -47,27 +42,29 @@ def test_a_scheduler_address_works_too(client):
     assert problems.queens(8).count(client=client.scheduler.address) == 92
 
 
-def test_a_worker_killed_mid_count_changes_nothing(client):
+def test_a_worker_killed_mid_count_changes_nothing(client, tmp_path):
     box = problems.pentominoes(6, 10)
     expected = 2339
-    pids = client.run(os.getpid)
-    victim_address, victim = next(iter(pids.items()))
-    killed = threading.Event()
+    victim = next(iter(client.scheduler_info()["workers"]))
+    died = tmp_path / "died"
 
-    def kill_when_busy():
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if client.processing().get(victim_address):
-                os.kill(victim, signal.SIGKILL)
-                killed.set()
-                return
-            time.sleep(0.005)
+    def die_in_the_first_search(marker=str(died)):
+        """In the victim: the first piece it starts kills its process, a task half done."""
+        import os
+        import signal
 
-    killer = threading.Thread(target=kill_when_busy)
-    killer.start()
+        from dlx import distributed as on_worker
+
+        def dying(*args, **kwargs):
+            with open(marker, "w") as f:
+                f.write(str(os.getpid()))
+            os.kill(os.getpid(), signal.SIGKILL)
+
+        on_worker.search_piece = dying
+
+    client.run(die_in_the_first_search, workers=[victim])
     count = box.count(engine="dlx", client=client)
-    killer.join()
-    assert killed.is_set(), "no task was running on the worker to kill"
+    assert died.exists(), "the victim ran no task"
     assert count == expected and box.stats.complete
     client.wait_for_workers(2, timeout=60)
 

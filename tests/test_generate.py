@@ -88,7 +88,8 @@ def test_difficulty_is_rated_so():
 
 @pytest.mark.parametrize("bad, message", [({"size": 5}, "box size"), ({"size": 1}, "size"),
                                           ({"clues": 82}, "81 cells"), ({"difficulty": "hardest"}, "levels are"),
-                                          ({"seed": -1}, "")])
+                                          ({"seed": -1}, "seed must be a whole number of at least 0, not -1"),
+                                          ({"seed": 1.5}, "seed must be a whole number")])
 def test_generate_refuses_bad_arguments(bad, message):
     with pytest.raises(ValueError, match=message):
         sudoku.generate(**bad)

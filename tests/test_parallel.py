@@ -3,7 +3,6 @@ pieces must find what one run finds, and with the Dancing Links engines count ex
 counts (nodes, updates, cleansings) and give the solutions in its order."""
 import _thread
 import threading
-import time
 
 import numpy as np
 import pytest
@@ -13,6 +12,10 @@ from support import assert_solutions, mcc_problems, small_problems
 import dlx
 from dlx import parallel, problems
 from dlx.parallel import Piece, search_piece
+
+#: The random problems draw options without a primary item on purpose; they are skipped with a
+#: warning, which test_colours checks.
+pytestmark = pytest.mark.filterwarnings("ignore::dlx.ProblemWarning")
 
 
 def serial(ec, engine):
@@ -105,16 +108,30 @@ def test_threads_that_give_work_away_count_as_one_run(problem):
         assert ec.count(engine="dlx", jobs=3) == len(solutions)
 
 
+@pytest.fixture
+def always_hungry(monkeypatch):
+    """A pool that always has a thread waiting for work: every run gives work away at every node
+    (with ``tiny_slices``), however the OS schedules the threads."""
+    monkeypatch.setattr(parallel._Pool, "hungry", lambda pool: True)
+
+
 @pytest.mark.parametrize("make, count", [(lambda: problems.queens(8), 92), (lambda: problems.langford(8), 150)])
-def test_gifts_at_every_node(tiny_slices, make, count):
+def test_gifts_at_every_node(tiny_slices, always_hungry, make, count):
     ec = make()
     solutions, stats = serial(ec, "dlx")
     assert len(solutions) == count
-    result = parallel.run(ec, jobs=4, engine="dlx", collect=True)
-    assert result.pieces > 4, "the run gave no work away"
-    assert result.solutions == solutions and figures(result.stats) == figures(stats)
-    cells = parallel.run(ec, jobs=4, engine="cells", collect=True)
-    assert cells.pieces > 4 and sorted(cells.solutions) == sorted(solutions)
+    for engine in ("dlx", "cells"):
+        # one thread takes the pieces in turn, so how many are cut is a fact of the tree: more
+        # than the solutions, as pieces are cut at every depth, not only at the top
+        result = parallel.run(ec, jobs=1, engine=engine, collect=True)
+        assert result.pieces == parallel.run(ec, jobs=1, engine=engine).pieces > count
+        assert sorted(result.solutions) == sorted(solutions)
+        # several threads: the pieces are the scheduler's choice, what they find is not
+        several = parallel.run(ec, jobs=4, engine=engine, collect=True)
+        assert sorted(several.solutions) == sorted(solutions) and several.stats.complete
+        if engine == "dlx":
+            assert result.solutions == several.solutions == solutions
+            assert figures(result.stats) == figures(several.stats) == figures(stats)
     ec.check()
 
 
@@ -155,13 +172,12 @@ def test_jobs_are_checked():
 
 
 def test_ctrl_c_stops_every_thread_and_the_problem_goes_on():
-    queens = problems.queens(14)
+    queens = problems.queens(16)        # minutes of search: the interrupt lands in it, wherever
     timer = threading.Timer(0.3, _thread.interrupt_main)
     timer.start()
-    started = time.perf_counter()
     with pytest.raises(KeyboardInterrupt):
         queens.count(jobs=2, engine="dlx")
-    assert time.perf_counter() - started < 5
+    timer.join()
     assert not [t for t in threading.enumerate() if t.name.startswith("dlx-") and t.is_alive()]
     queens.check()
     assert problems.queens(8).count(jobs=2) == 92

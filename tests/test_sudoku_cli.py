@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 import pytest
-from support import EXAMPLES, SHARED_DATA, assert_solves
+from support import EXAMPLES, SHARED_DATA, assert_solves, messages
 
 import sudoku
 from sudoku.cli import main
@@ -18,7 +18,7 @@ MIXED = (EXAMPLES / "mixed.txt").read_text().split("\n")[:-1]
 def test_solve_file(capsys):
     assert main(["solve", str(EXAMPLES / "top20.txt")]) == 0
     out, err = capsys.readouterr()
-    assert out == (EXAMPLES / "top20.solutions.txt").read_text() and err == ""
+    assert out == (EXAMPLES / "top20.solutions.txt").read_text() and messages(err) == ""
 
 
 def test_mixed_batch_keeps_every_line(capsys):
@@ -33,7 +33,7 @@ def test_mixed_batch_keeps_every_line(capsys):
     assert_solves(MIXED[6], lines[6])                             # several solutions: the first
     assert lines[7] == "" and MIXED[7] == ""
     assert_solves(MIXED[8], lines[8])
-    assert err.splitlines() == [
+    assert messages(err).splitlines() == [
         "sudoku: line 3: no solution",
         "sudoku: line 4: wrong length: 80 cells; a puzzle has N*N (16 for 4x4, 36 for 6x6, 81 for 9x9, 256 for 16x16, ...)",
         "sudoku: line 5: digit 5 twice in row 1",
@@ -85,7 +85,7 @@ def test_broken_grids_are_reported(tmp_path, capsys):
     assert main(["solve", str(path)]) == 1
     out, err = capsys.readouterr()
     broken = "grid ends after 4 rows (lines 1-5), expected 9"      # each row under its own number
-    assert err.splitlines() == [f"sudoku: line {k}: {broken}" for k in (1, 2, 3, 5)] + [
+    assert messages(err).splitlines() == [f"sudoku: line {k}: {broken}" for k in (1, 2, 3, 5)] + [
         "sudoku: line 18: grid ends after 2 rows (lines 18-19), expected 8",     # 8x8 rows
         "sudoku: line 19: grid ends after 2 rows (lines 18-19), expected 8"]
     lines = out.split("\n")
@@ -100,7 +100,7 @@ def test_stats_jobs_and_stdin(capsys, monkeypatch):
         assert main(["solve", "-", "--stats", "--jobs", jobs]) == 0
         out, err = capsys.readouterr()
         assert out == (EXAMPLES / "top20.solutions.txt").read_text() * 5
-        assert err.startswith("100 puzzles: 100 solved, 0 no solution, 0 invalid; ")
+        assert messages(err).startswith("100 puzzles: 100 solved, 0 no solution, 0 invalid; ")
         assert "puzzles/s" in err and "nodes per puzzle" in err
 
 
@@ -182,7 +182,7 @@ def test_each_typed_line_is_answered_before_the_next_arrives():
                     assert_solves(puzzle, answer)
         finally:
             run.stdin.close()
-            assert run.wait(timeout=60) == 1 and "line 4: wrong length: 80 cells" in run.stderr.read()
+            assert run.wait(timeout=300) == 1 and "line 4: wrong length: 80 cells" in run.stderr.read()
             run.stdout.close()
             run.stderr.close()
 
@@ -243,17 +243,6 @@ def test_every_subcommand_says_what_it_does_with_an_example_and_exit_statuses(ca
         assert "example" in text.lower() and "Exit status" in text, command
         if command in ("solve", "count"):
             assert "0 for one per core (default: 1)" in text
-
-
-def test_the_compile_notice_shows_only_when_slow(capsys):
-    import time
-
-    from dlx.cli import compile_notice
-    with compile_notice("x", after=0.05):
-        time.sleep(0.3)
-    with compile_notice("x", after=5):
-        pass
-    assert capsys.readouterr().err == "x: compiling the kernels (first run only, some seconds)...\n"
 
 
 def test_read_puzzles_reads_what_the_command_reads(tmp_path):
