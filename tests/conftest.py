@@ -1,3 +1,4 @@
+import signal
 from pathlib import Path
 
 import numba
@@ -13,6 +14,17 @@ from dlx.engines import cells, dlx1, dlx3
 #: drawing examples takes, would fail a test on a loaded machine for the machine's sake.
 settings.register_profile("no clock", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("no clock")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def ctrl_c_raises():
+    """Python's Ctrl-C handler, whatever the suite inherited: a shell that starts it in the
+    background (``pytest &``, a CI script's job) ignores SIGINT, and Python and every command the
+    tests start then inherit the ignoring, so an interrupt (``_thread.interrupt_main``, a real
+    SIGINT to a child) would do nothing. A handled signal is reset to the default in a child."""
+    inherited = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, inherited)
 
 
 @pytest.fixture
