@@ -14,7 +14,7 @@ import sys
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from typing import Any
 
 from . import parallel
@@ -41,10 +41,17 @@ def connect(client: Any):
         yield client
         return
     if client == "local":
-        with distributed.LocalCluster(n_workers=os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                                      dashboard_address=None, silence_logs=logging.CRITICAL) as cluster, \
+        quiet = ExitStack()
+        with quiet, distributed.LocalCluster(n_workers=os.cpu_count() or 1, threads_per_worker=1, processes=True,
+                                             dashboard_address=None, silence_logs=logging.CRITICAL) as cluster, \
                 distributed.Client(cluster) as made:
-            yield made
+            try:
+                yield made
+            except BaseException:
+                # closed under a run cut short (Ctrl-C, an error), the cluster logs tracebacks about
+                # its own comms closing: noise beside what the caller reports
+                quiet.enter_context(distributed.utils.silence_logging_cmgr(logging.CRITICAL + 1))
+                raise
         return
     if isinstance(client, str):
         with distributed.Client(client) as made:

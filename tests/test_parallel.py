@@ -174,8 +174,8 @@ def test_jobs_are_checked():
 def test_ctrl_c_stops_every_thread_and_the_problem_goes_on():
     queens = problems.queens(16)        # minutes of search: the interrupt lands in it, wherever
     timer = threading.Timer(0.3, _thread.interrupt_main)
-    timer.start()
     with pytest.raises(KeyboardInterrupt):
+        timer.start()
         queens.count(jobs=2, engine="dlx")
     timer.join()
     assert not [t for t in threading.enumerate() if t.name.startswith("dlx-") and t.is_alive()]

@@ -244,8 +244,8 @@ def test_keyboard_interrupt_keeps_a_search_resumable(engine, calls, interrupt_af
 
 def test_keyboard_interrupt_stops_a_sudoku_count():
     interrupt = threading.Timer(0.3, _thread.interrupt_main)     # lands in the count, wherever
-    interrupt.start()
     with pytest.raises(KeyboardInterrupt):
+        interrupt.start()
         sudoku.count("." * 81)                     # 6.67e21 grids
     interrupt.join()
     p = sudoku.encode.problem(3)
