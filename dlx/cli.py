@@ -1,6 +1,7 @@
 """The ``dlx`` command: solve a problem in Knuth's DLX format."""
 from __future__ import annotations
 
+import _thread
 import argparse
 import contextlib
 import json
@@ -102,6 +103,7 @@ def exit_now(main: Callable[[], int]) -> NoReturn:
     """Run a command's ``main`` and leave the process at once with its status, stdout and stderr
     flushed. Skipping the interpreter's teardown matters: unloading the compiled kernels takes about
     0.4 s, more than answering a small problem, and would delay the end of an interrupted command."""
+    sys.unraisablehook = _interrupt_again(sys.unraisablehook)
     try:
         status = main()
     except SystemExit as e:             # argparse's --help, --version and usage errors
@@ -115,6 +117,30 @@ def exit_now(main: Callable[[], int]) -> NoReturn:
         except (OSError, ValueError):   # a reader gone away, a stream closed
             pass
     os._exit(status or 0)
+
+
+def _interrupt_again(hook: Callable) -> Callable:
+    """``sys.unraisablehook`` for a command: Python raises Ctrl-C's KeyboardInterrupt wherever the
+    main thread is, and one that lands in a finalizer (a Dask future's ``__del__``, say) is printed
+    as "Exception ignored" and lost, so the command would go on as if nothing was pressed. This
+    hook has it raised again: a thread waiting for lost interrupts calls ``interrupt_main`` once
+    the hook has returned (called from the hook, the interrupt would land in the hook itself and
+    be lost again). Other unraisable errors go to ``hook``."""
+    lost = threading.Semaphore(0)
+
+    def raise_lost() -> None:
+        while True:
+            lost.acquire()
+            _thread.interrupt_main()
+
+    threading.Thread(target=raise_lost, name="dlx-ctrl-c", daemon=True).start()
+
+    def interrupt_again(unraisable) -> None:
+        if unraisable.exc_type is not None and issubclass(unraisable.exc_type, KeyboardInterrupt):
+            lost.release()
+        else:
+            hook(unraisable)
+    return interrupt_again
 
 
 #: What a command says, once, when numba starts compiling its kernels.
