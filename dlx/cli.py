@@ -44,6 +44,7 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             print("dlx: error: --trace follows one search; it takes no --jobs or --dask", file=sys.stderr)
             return ERROR
         try:
+            problem.count(max_nodes=1, engine=args.engine)      # loads the kernel before the clock starts
             if split:
                 run = "split"
                 args.draw = draw

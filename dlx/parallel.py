@@ -292,7 +292,8 @@ class _Pool:
         except KeyboardInterrupt:
             self.stop()
             for t in threads:
-                t.join()
+                if t.ident is not None:        # the interrupt may land before its start
+                    t.join()
             raise
         if self.error is not None:
             raise self.error

@@ -11,19 +11,20 @@ import pytest
 
 from dlx import problems, write_dlx
 
-#: The command in a process that says "searching" on stdout when ``owner.name`` is first called
-#: (the search has begun), so the signal lands in the search, not wherever a clock put it.
+#: The command in a process that says "searching" on stdout when ``owner.name`` is called for the
+#: ``nth`` time (the search has begun), so the signal lands in the search, not where a clock put it.
 ANNOUNCED = """
-import importlib, sys, threading
+import importlib, itertools, threading
 import {module}.cli as cli
 owner = importlib.import_module({owner!r})
 for part in {path!r}:
     holder, owner = owner, getattr(owner, part)
-said = threading.Lock()
+calls, lock = itertools.count(1), threading.Lock()
 
 def announced(*args, **kwargs):
-    if said.acquire(blocking=False):
-        print("searching", flush=True)
+    with lock:
+        if next(calls) == {nth}:
+            print("searching", flush=True)
     return owner(*args, **kwargs)
 
 setattr(holder, {path!r}[-1], announced)
@@ -31,12 +32,12 @@ cli.exit_now(lambda: cli.main({argv!r}))
 """
 
 
-def interrupt(module: str, argv: list[str], when: str, stdin: str = "") -> tuple[int, str]:
-    """Start the command in a process and SIGINT it when ``when`` (``module.attribute...``, a
-    function of the search) is first called; returns (exit status, stderr)."""
-    owner, *path = when.split(":")
-    child = subprocess.Popen([sys.executable, "-c", ANNOUNCED.format(module=module, owner=owner, path=path[0].split("."),
-                                                                     argv=argv)],
+def interrupt(module: str, argv: list[str], when: str, nth: int = 1, stdin: str = "") -> tuple[int, str]:
+    """Start the command in a process and SIGINT it when ``when`` (``module:attribute.path``, a
+    function of the search) is called for the ``nth`` time; returns (exit status, stderr)."""
+    owner, path = when.split(":")
+    script = ANNOUNCED.format(module=module, owner=owner, path=path.split("."), nth=nth, argv=argv)
+    child = subprocess.Popen([sys.executable, "-c", script],
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     child.stdin.write(stdin)
     child.stdin.close()
@@ -50,7 +51,7 @@ def interrupt(module: str, argv: list[str], when: str, stdin: str = "") -> tuple
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_dlx_count_of_queens16_stops_on_sigint(tmp_path):
     path = write_dlx(problems.queens(16), tmp_path / "queens16.dlx")    # minutes of search
-    status, err = interrupt("dlx", [str(path), "--count"], "dlx.engines.dlx1:DLX1.advance")
+    status, err = interrupt("dlx", [str(path), "--count"], "dlx.search:Search.count", 2)   # 1: the kernel's load
     assert status == 130
     assert re.fullmatch(r"dlx: interrupted after \d+ solutions?, \d+ nodes, \d+ updates, [\d.]+ seconds\n", err)
 
@@ -94,7 +95,7 @@ def test_dlx_trace_stops_on_sigint(tmp_path):
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_dlx_count_on_threads_stops_on_sigint(tmp_path):
     path = write_dlx(problems.queens(16), tmp_path / "queens16.dlx")
-    status, err = interrupt("dlx", [str(path), "--count", "--jobs", "2"], "dlx.engines.dlx1:DLX1.advance")
+    status, err = interrupt("dlx", [str(path), "--count", "--jobs", "2"], "dlx.parallel:run")
     assert (status, err) == (130, "dlx: interrupted (2 threads stopped)\n")
 
 
