@@ -282,20 +282,17 @@ class _Reporter:
         return answer + "\n"
 
     def csv(self, entry: Entry, result, status: str, answer: str | None) -> str:
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
         if entry.fields is None:               # lines, not CSV: one row each, a header first
+            header = ""
             if not self.csv_header_done:
-                writer.writerow(["line", "puzzle", self.column, "status"])
+                header = _csv_row(["line", "puzzle", self.column, "status"])
                 self.csv_header_done = True
-            writer.writerow([entry.line, entry.puzzle if entry.puzzle is not None else entry.text,
-                             answer or "", status])
-        elif entry.line == 1 and result is None and entry.error is None:      # the header
+            return header + _csv_row([entry.line, entry.puzzle if entry.puzzle is not None else entry.text,
+                                      answer or "", status])
+        if entry.line == 1 and result is None and entry.error is None:      # the header
             names = list(entry.fields)
-            writer.writerow(names + [_free(self.column, names), _free("status", names)])
-        else:
-            writer.writerow(list(entry.fields) + [answer or "", status])
-        return out.getvalue()
+            return _csv_row(names + [_free(self.column, names), _free("status", names)])
+        return _csv_row(list(entry.fields) + [answer or "", status])
 
     def jsonl(self, entry: Entry, result, status: str, answer: str | None) -> str:
         record: dict = {"line": entry.line}
@@ -321,6 +318,14 @@ class _Reporter:
         if not where.startswith("argument"):
             where += f"line {entry.line}: "
         print(f"sudoku: {where}{reason}", file=sys.stderr)
+
+
+def _csv_row(fields: list) -> str:
+    """One CSV row ending in LF. A field holding a CR is quoted too: the csv module quotes only the
+    characters of its line terminator (before Python 3.12), so the row is written with CRLF."""
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\r\n").writerow(fields)
+    return out.getvalue()[:-2] + "\n"
 
 
 def _free(name: str, taken: list[str]) -> str:
@@ -371,13 +376,9 @@ class _Records:
         if self.fmt == "jsonl":
             return json.dumps(record) + "\n"
         if self.fmt == "csv":
-            out = io.StringIO()
-            writer = csv.writer(out, lineterminator="\n")
-            if not self.header:
-                writer.writerow(self.names)
-                self.header = True
-            writer.writerow([record.get(name, "") for name in self.names])
-            return out.getvalue()
+            header = "" if self.header else _csv_row(self.names)
+            self.header = True
+            return header + _csv_row([record.get(name, "") for name in self.names])
         if self.fmt == "pretty" and grid is not None:
             return grid + "\n\n"
         return line

@@ -136,7 +136,10 @@ def _header(line: str, column: str | None) -> list[str] | None:
     """The names of a CSV header line (one that names the puzzle column), else None."""
     if "," not in line and column is None:
         return None
-    names = next(csv.reader([line.removeprefix("\ufeff").rstrip("\r\n")]), [])
+    try:
+        names = next(csv.reader([line.removeprefix("\ufeff").rstrip("\r\n")]), [])
+    except csv.Error:                   # a bare CR: no header, the line is read as a puzzle line
+        return None
     wanted = [column.lower()] if column is not None else PUZZLE_COLUMNS
     if any(name.strip().lower() in wanted for name in names):
         return names
@@ -149,43 +152,159 @@ def _csv_entries(lines: Iterator[str], header: list[str], column: str | None,
     wanted = [column.lower()] if column is not None else PUZZLE_COLUMNS
     at = next(k for k, name in enumerate(lower) if name in wanted)
     places = [lower.index(name) if name in lower else None for name in ("regions", "cages", "sums")]
-    tape = _Tape(lines)
-    reader = csv.reader(tape)
-    start = 1
-    for fields in reader:
-        text = "\n".join(tape.taken)
-        tape.taken.clear()
-        yield _csv_entry(start, text, fields, at, header, places, layout)
-        start = reader.line_num + 1
+    first = next(lines)
+    yield Entry(1, first.removeprefix("\ufeff").rstrip("\r\n"), None, None, header)
+    for line, text, fields, error in rows(lines, len(header), start=2):
+        yield _csv_entry(line, text, fields, error, at, header, places, layout)
 
 
-def _csv_entry(line: int, text: str, fields: list[str], at: int, header: list[str], places: list,
-               layout: str | None) -> Entry:
-    if line == 1 or not "".join(fields).strip() or fields[0].startswith("#"):
-        return Entry(line, text, None, None, fields)      # the header, a blank line or a comment: kept
+def _csv_entry(line: int, text: str, fields: list[str], error: PuzzleError | None, at: int,
+               header: list[str], places: list, layout: str | None) -> Entry:
+    if error is not None:
+        return Entry(line, text, None, error, _aligned(fields, len(header)))
+    if not "".join(fields).strip() or fields[0].startswith("#"):
+        return Entry(line, text, None, None, fields)      # a blank line or a comment: kept
+    out = _aligned(fields, len(header))
+    if len(fields) > len(header):
+        return Entry(line, text, None, PuzzleError(
+            f"{len(fields)} fields, but the header has {len(header)} (a comma that should be quoted?)",
+            line=line), out)
     if len(fields) <= at:
-        return Entry(line, text, None, PuzzleError(f"{len(fields)} fields, no {header[at]!r}", line=line), fields)
+        return Entry(line, text, None, PuzzleError(f"{len(fields)} fields, no {header[at]!r}", line=line), out)
     try:
         variant = _variant(layout, *(fields[k] if k is not None and k < len(fields) else None for k in places))
     except PuzzleError as e:
-        return Entry(line, text, None, PuzzleError(e.reason, line=line), fields)
-    return Entry(line, text, fields[at].strip() or _blank(variant), None, fields, variant)
+        return Entry(line, text, None, PuzzleError(e.reason, line=line), out)
+    return Entry(line, text, fields[at].strip() or _blank(variant), None, out, variant)
 
 
-class _Tape:
-    """Lines passed on to the csv module, those of the row being read kept (the row's text)."""
+def _aligned(fields: list[str], width: int) -> list[str]:
+    """A row's fields as ``width`` columns under the header: short rows padded with empty fields,
+    the fields past the last column joined back into it with the commas between them, so that
+    the answer's columns line up and nothing is dropped."""
+    if len(fields) <= width:
+        return fields + [""] * (width - len(fields))
+    return fields[:width - 1] + [",".join(fields[width - 1:])]
 
-    def __init__(self, lines: Iterator[str]) -> None:
-        self.lines = lines
-        self.taken: list[str] = []
 
-    def __iter__(self) -> _Tape:
-        return self
+#: A quoted field may run over several lines; a quote still open after this many lines (or this
+#: many characters, the csv module's field limit) or at the end of the input was never closed.
+ROW_LINES = 100
 
-    def __next__(self) -> str:
-        line = next(self.lines)
-        self.taken.append(line.rstrip("\r\n"))
-        return line
+_START, _FIELD, _QUOTED, _QUOTE = range(4)
+
+
+def rows(lines: Iterable[str], width: int, *,
+         start: int = 1) -> Iterator[tuple[int, str, list[str], PuzzleError | None]]:
+    """The CSV rows of some lines as ``(line, text, fields, error)``, in order. ``error`` is a
+    :class:`~sudoku.grid.PuzzleError` for a row the csv module cannot read: a bare CR in an unquoted
+    field, a field longer than its limit, or a quote that is never closed; the fields are then
+    split leniently (a CR is a character, a quote runs to the line's end), to be echoed. Such a row
+    is one line, reported under its number, and reading goes on at the next line, so one bad row never
+    takes the rows after it along. A row that runs over several lines (a quoted field holding line
+    breaks) is taken as one only when its quote closes within ``ROW_LINES`` lines and it has the
+    ``width`` of the header; otherwise its first line is the error. Cost: the csv module per row,
+    plus a pass over the characters of the lines that hold a quote."""
+    lines = iter(lines)
+    again: list[tuple[int, str]] = []           # lines to read afresh after an unclosed quote, reversed
+    number = start - 1
+
+    def next_line() -> tuple[int, str] | None:
+        nonlocal number
+        if again:
+            return again.pop()
+        raw = next(lines, None)
+        if raw is None:
+            return None
+        number += 1
+        return number, raw
+
+    limit = csv.field_size_limit()
+    while (first := next_line()) is not None:
+        line, raw = first
+        record = [raw]
+        text = raw.rstrip("\r\n")
+        quoted = '"' in text and _still_quoted(text, False)
+        size = len(text)
+        while quoted and len(record) < ROW_LINES and size <= limit:
+            more = next_line()
+            if more is None:
+                break
+            record.append(more[1])
+            more_text = more[1].rstrip("\r\n")
+            size += len(more_text)
+            quoted = _still_quoted(more_text, True)
+        if quoted or len(record) > 1 and _width(record) != width:
+            again.extend(reversed([(line + k, r) for k, r in enumerate(record[1:], 1)]))
+            yield line, text, _split(text), _unclosed(line)
+            continue
+        joined = "\n".join(r.rstrip("\r\n") for r in record)
+        try:
+            fields = next(csv.reader(record), [])
+        except csv.Error as e:
+            yield line, joined, _split(joined), PuzzleError(_csv_reason(e, limit), line=line)
+            continue
+        yield line, joined, fields, None
+
+
+def _still_quoted(text: str, quoted: bool) -> bool:
+    """Whether a CSV row is inside a quoted field at the end of ``text`` (one line, its end cut
+    off), ``quoted`` telling whether it was at the start; the csv module's rules, not strict."""
+    state = _QUOTED if quoted else _START
+    for ch in text:
+        if state == _QUOTED:
+            if ch == '"':
+                state = _QUOTE
+        elif ch == ",":
+            state = _START
+        elif state == _START:
+            state = _QUOTED if ch == '"' else _FIELD
+        elif state == _QUOTE:
+            state = _QUOTED if ch == '"' else _FIELD
+    return state == _QUOTED
+
+
+def _width(record: list[str]) -> int:
+    try:
+        return len(next(csv.reader(record), []))
+    except csv.Error:
+        return -1
+
+
+def _split(text: str) -> list[str]:
+    """The fields of one row as the csv module splits them (not strict), but with no limit on a
+    field's length and a CR taken as any other character: for rows it refuses, to echo them."""
+    fields, field, state = [], [], _START
+    for ch in text:
+        if state == _QUOTED:
+            if ch == '"':
+                state = _QUOTE
+            else:
+                field.append(ch)
+        elif ch == "," and state != _QUOTED:
+            fields.append("".join(field))
+            field, state = [], _START
+        elif state == _START and ch == '"':
+            state = _QUOTED
+        else:
+            field.append(ch)
+            state = _QUOTED if state == _QUOTE and ch == '"' else _FIELD
+    fields.append("".join(field))
+    return fields
+
+
+def _unclosed(line: int) -> PuzzleError:
+    return PuzzleError(f"a quote opened on this line is not closed (a quoted field may run over {ROW_LINES} "
+                       "lines at most, the row keeping the header's number of fields)", line=line)
+
+
+def _csv_reason(error: csv.Error, limit: int) -> str:
+    message = str(error)
+    if "new-line" in message:
+        return "a carriage return (CR) inside a field that is not quoted"
+    if "field larger than field limit" in message:
+        return f"a field longer than {limit:,} characters"
+    return f"not CSV: {message}"
 
 
 def _layout_entries(lines: Iterator[str], layout: str) -> Iterator[Entry]:
@@ -194,7 +313,11 @@ def _layout_entries(lines: Iterator[str], layout: str) -> Iterator[Entry]:
         if not text.strip() or text.startswith("#"):
             yield Entry(number, text, None)
             continue
-        fields = next(csv.reader([text])) + [None, None]
+        try:
+            fields = next(csv.reader([text])) + [None, None]
+        except csv.Error as e:
+            yield Entry(number, text, None, PuzzleError(_csv_reason(e, csv.field_size_limit()), line=number))
+            continue
         try:
             variant = _variant(layout, fields[1], fields[1], fields[2])
         except PuzzleError as e:

@@ -365,8 +365,8 @@ def read_lines(lines: Iterable[str], *, size: int | None = None) -> Iterator[Ent
     A puzzle is one line (81 cells for 9x9; text after a ``,`` or ``:`` is ignored, as in the Kaggle
     CSV ``quizzes,solutions`` and tdoku's ``puzzle:count``), or a grid over several lines, one row
     per line, separators allowed. Blank lines, lines starting with ``#`` and a header (a first line
-    of letters, such as ``quizzes,solutions``) are kept as entries without a puzzle, so output can
-    line up with input.
+    of letters, such as ``quizzes,solutions``, unless it is as long as a puzzle) are kept as
+    entries without a puzzle, so output can line up with input.
 
     A line of 16 cells is a whole 4x4 puzzle, unless ``size`` is 16 or its cells stand apart as
     :func:`pretty` writes them: then it is the first row of a 16x16 grid (and when no grid follows,
@@ -407,7 +407,7 @@ def read_lines(lines: Iterable[str], *, size: int | None = None) -> Iterator[Ent
             yield from _broken_grid(grid, width)
             grid = []
         n = len(cells)
-        if not cells or text.startswith("#") or (number == 1 and cells.isalpha()):
+        if not cells or text.startswith("#") or (number == 1 and cells.isalpha() and not grid_size(n)):
             yield Entry(number, text, None)    # blank, separator, comment or header: kept
         elif _is_row(n, size, puzzle):         # perhaps the first row of a grid
             grid, width, rows = [(number, text, n)], n, 1
