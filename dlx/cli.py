@@ -78,7 +78,8 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         if run is None:
             done = "before the search began"
         elif run == "split":
-            done = f"({'the Dask tasks' if args.dask else f'{args.jobs or os.cpu_count()} threads'} stopped)"
+            from .parallel import jobs_for
+            done = f"({'the Dask tasks' if args.dask else f'{jobs_for(args.jobs)} threads'} stopped)"
         else:
             done = _so_far(run)
         print(f"dlx: interrupted {done}", file=sys.stderr)

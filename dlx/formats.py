@@ -9,7 +9,9 @@ Knuth's later programs extend the format. DLX2 gives a secondary item a colour i
 line (``lo:hi|item``, or ``hi|item`` for ``hi:hi``), so that it must be covered between ``lo`` and
 ``hi`` times. ``:`` and ``|`` are therefore not allowed in item names (Knuth forbids them too). An
 option without a primary item is skipped with a warning that names its line (it keeps its number,
-so solutions still count it). A UTF-8 byte-order mark at the start is skipped.
+so solutions still count it); so is an empty option, which has no line of its own: ``write_dlx``
+writes it as the comment ``EMPTY_OPTION``, which ``read_dlx`` counts (Knuth's programs skip it, as
+they skip every option without a primary item). A UTF-8 byte-order mark at the start is skipped.
 """
 from __future__ import annotations
 
@@ -91,6 +93,8 @@ def _refuse_lines_split_at_cr(source: IO, name: str) -> None:
 
 _BOUNDS = re.compile(r"(?:(\d+):)?(\d+)")     # DLX3's lo:hi or hi before '|item'
 _BOM = "\ufeff"
+#: The line of an option without items (a matrix's row of zeros), a comment to Knuth's programs.
+EMPTY_OPTION = "| empty option"
 
 
 def _numbered_lines(lines: Iterable[str | bytes], name: str) -> Iterator[tuple[int, str]]:
@@ -107,11 +111,16 @@ def _numbered_lines(lines: Iterable[str | bytes], name: str) -> Iterator[tuple[i
 
 
 def _content(numbered: Iterator[tuple[int, str]]) -> Iterator[tuple[int, list[str]]]:
-    """(line number, tokens) of every line that is neither blank nor a comment."""
+    """(line number, tokens) of every line that is neither blank nor a comment; no tokens for an
+    ``EMPTY_OPTION`` after the item line."""
+    items_seen = False
     for number, line in numbered:
         tokens = line.split()
         if tokens and not tokens[0].startswith("|"):
+            items_seen = True
             yield number, tokens
+        elif items_seen and line.strip() == EMPTY_OPTION:
+            yield number, []
 
 
 def _parse(numbered: Iterator[tuple[int, str]], name: str) -> ExactCover:
@@ -130,8 +139,8 @@ def _parse(numbered: Iterator[tuple[int, str]], name: str) -> ExactCover:
     for number, tokens in lines:
         where = f"{name}, line {number}"
         entries = [_entry(token, palette, where, number) for token in tokens]
-        option_ids, option_colours = encode_option(entries, index, n_primary, where, number)
-        if min(option_ids) >= n_primary:
+        option_ids, option_colours = encode_option(entries, index, n_primary, where, number) if entries else ([], [])
+        if not option_ids or min(option_ids) >= n_primary:
             unusable.append(f"line {number}")
         ids.extend(option_ids)
         colours.extend(option_colours)
@@ -193,9 +202,10 @@ def write_dlx(problem: ExactCover, target: str | bytes | os.PathLike | IO) -> st
     Item names are written with ``str``; a name that is empty, contains a blank, ``|`` or ``:``,
     cannot be written in UTF-8, or looks like another item's name is a ProblemError, raised before
     anything is written. A path is written whole or not at all (to a temporary file beside it, then
-    renamed); an open file gets one ``write`` of the whole text. An option without a primary item
-    (from a matrix) has no line of its own: it is written as a comment, so the file numbers its
-    options without it.
+    renamed); an open file gets one ``write`` of the whole text. Every option has a line, in order,
+    so the options read back have the same numbers: one without a primary item names its secondary
+    items (Knuth's programs skip it; ``read_dlx`` warns and keeps it), an empty one is the comment
+    ``EMPTY_OPTION``.
 
     >>> import io
     >>> out = io.StringIO()
@@ -245,10 +255,7 @@ def _dlx_text(problem: ExactCover) -> str:
         else:
             text = " ".join(names[i] if c == 0 else f"{names[i]}:{colours[c - 1]}"
                             for i, c in zip(option.tolist(), painted[start[k]:start[k + 1]].tolist()))
-        if option.size and option.min() < problem.n_primary:
-            lines.append(text + "\n")
-        else:
-            lines.append(f"| option {k} left out (no primary item): {text or '(empty)'}\n")
+        lines.append((text or EMPTY_OPTION) + "\n")
     return "".join(lines)
 
 

@@ -79,11 +79,21 @@ class Outcome:
     solutions: list = field(default_factory=list)
 
 
-def jobs_for(jobs: int | None) -> int:
-    """``jobs`` as a number of threads: None or 0 means one per core."""
-    if jobs is None or (isinstance(jobs, int) and not isinstance(jobs, bool) and jobs == 0):
+def cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system tells it)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:          # no affinity on macOS and Windows
         return os.cpu_count() or 1
-    return whole(jobs, "jobs", 1)
+
+
+def jobs_for(jobs: int | None) -> int:
+    """``jobs`` as a number of threads: None or 0 means one per core, and more than the cores
+    are that many: the kernels keep a core busy each, so more threads would only take turns, each
+    with its own copy of the structure (``jobs=10**9`` is a mistake, not a billion threads)."""
+    if jobs is None or (isinstance(jobs, int) and not isinstance(jobs, bool) and jobs == 0):
+        return cores()
+    return min(whole(jobs, "jobs", 1), cores())
 
 
 # --- one piece

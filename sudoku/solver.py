@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-import os
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -18,7 +17,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 import dlx
-from dlx import status
+from dlx import parallel, status
 from dlx.search import UNLIMITED, check_count, whole
 
 from . import encode, variants
@@ -293,8 +292,9 @@ def _threaded(work, chunks, jobs, in_flight, stop, ready):
 
 
 def threads(jobs: int | None) -> int:
-    """The number of threads for ``jobs``: 0 or None means one per core."""
-    return (os.cpu_count() or 1) if jobs is None or jobs == 0 else whole(jobs, "jobs", 0)
+    """The number of threads for ``jobs``: 0 or None means one per core, and no more than the
+    cores (:func:`dlx.parallel.jobs_for`)."""
+    return parallel.jobs_for(whole(jobs, "jobs", 0) if jobs is not None else None)
 
 
 def solve_chunk(puzzles: list, limit: int = 1, *, stop: threading.Event | None = None,

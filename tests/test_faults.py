@@ -6,14 +6,18 @@ import contextlib
 import csv
 import io
 import re
+import warnings
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from support import INKALA, INKALA_SOLUTION, assert_solves, messages
+from support import INKALA, INKALA_SOLUTION, assert_solves, mcc_problems, messages
 
+import dlx
 import sudoku
-from sudoku import files
+from dlx import ExactCover, parallel, problems, read_dlx, write_dlx
+from dlx.cli import main as dlx_main
+from sudoku import files, solver
 from sudoku.cli import main as sudoku_main
 from sudoku.grid import PuzzleError, read_lines
 
@@ -25,6 +29,13 @@ def run_sudoku(*argv: str) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = sudoku_main(list(argv))
+    return code, out.getvalue(), messages(err.getvalue())
+
+
+def run_dlx(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = dlx_main(list(argv))
     return code, out.getvalue(), messages(err.getvalue())
 
 
@@ -137,3 +148,38 @@ def test_every_line_of_abused_csv_is_answered_once_in_order(tmp_path, lines):
             reported += 1
     assert len(err.splitlines()) == reported
     assert code == (1 if reported else 0)
+
+
+# --- 9. threads: no more than the cores, however many are asked for
+
+def test_threads_are_capped_by_the_cores(monkeypatch):
+    monkeypatch.setattr(parallel, "cores", lambda: 3)
+    assert [parallel.jobs_for(j) for j in (None, 0, 1, 2, 3, 4, 10 ** 9)] == [3, 3, 1, 2, 3, 3, 3]
+    assert solver.threads(10 ** 9) == 3
+    started = []
+    work = parallel._Pool.work
+    monkeypatch.setattr(parallel._Pool, "work", lambda pool: started.append(1) or work(pool))
+    assert problems.queens(6).count(jobs=10 ** 9) == 4
+    assert len(started) == 3
+    code, out, err = run_dlx("queens", "6", "--count", "--jobs", "1000000000")
+    assert (code, out) == (0, "4\n") and len(started) == 6
+
+
+# --- 10. write_dlx then read_dlx: the same problem, every option at its number
+
+@settings(max_examples=150, deadline=None)
+@given(mcc_problems(), st.lists(st.integers(0, 12), max_size=3))
+def test_write_then_read_is_the_same_problem(problem, empties):
+    primary, secondary, options, bounds = problem
+    options = list(options)
+    for k in empties:
+        options.insert(min(k, len(options)), [])           # a matrix's row of zeros
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", dlx.ProblemWarning)
+        ec = ExactCover(options, primary=primary, secondary=secondary, bounds=bounds)
+        back = read_dlx(io.StringIO(write_dlx(ec, io.StringIO()).getvalue()))
+    assert (back.items, back.n_primary, back.n_options) == (ec.items, ec.n_primary, ec.n_options)
+    assert [back.option(k) for k in range(back.n_options)] == [ec.option(k) for k in range(ec.n_options)]
+    assert [None if e.bounds is None else e.bounds.tolist() for e in (back, ec)] == [
+        None if ec.bounds is None else ec.bounds.tolist()] * 2
+    assert list(back.solutions()) == list(ec.solutions())

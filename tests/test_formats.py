@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import dlx
-from dlx import ExactCover, ProblemError, read_dlx, write_dlx
+from dlx import ExactCover, ProblemError, ProblemWarning, read_dlx, write_dlx
 from dlx.engines.links import SPACER
 
 #: Options without a primary item (all-zero rows and the like) are skipped with a warning, as
@@ -202,14 +202,15 @@ def test_write_shipped_example_round_trip(tmp_path):
     assert (back.stats.nodes, back.stats.updates) == (1049, 16680)
 
 
-def test_write_matrix_problem_keeps_unusable_rows_as_comments(tmp_path):
+def test_write_matrix_problem_keeps_every_row_at_its_number(tmp_path):
     m = np.array([[1, 0, 0], [0, 0, 0], [0, 1, 1], [0, 0, 1], [0, 1, 0]])
     ec = ExactCover.from_matrix(m, secondary=1)
     text = (write_dlx(ec, tmp_path / "m.dlx")).read_text().splitlines()
-    assert text[1:] == ["0 1 | 2", "0", "| option 1 left out (no primary item): (empty)", "1 2",
-                        "| option 3 left out (no primary item): 2", "1"]
-    back = read_dlx(tmp_path / "m.dlx")
-    assert back.n_options == 3 and back.count() == ec.count() == 2
+    assert text[1:] == ["0 1 | 2", "0", "| empty option", "1 2", "2", "1"]
+    with pytest.warns(ProblemWarning, match="line 4"):
+        back = read_dlx(tmp_path / "m.dlx")
+    assert [back.option(k) for k in range(5)] == [("0",), (), ("1", "2"), ("2",), ("1",)]
+    assert list(back.solutions()) == list(ec.solutions()) == [(0, 2), (0, 4)]
     # Python ints become names "0", "1", ...; the same names for two items cannot be written
     with pytest.raises(ProblemError, match="both written '1'"):
         write_dlx(ExactCover([[1, "1"]]), io.StringIO())
