@@ -53,9 +53,34 @@ def test_langford_solutions_are_langford_sequences():
         assert sorted(slots) == sorted(list(range(1, 9)) * 2)
 
 
-@pytest.mark.parametrize("rows, packings", [(3, 2), (4, 368), (5, 1010)])
+@pytest.mark.parametrize("rows, packings", [(3, 2), (4, 368), (5, 1010), (20, 2), (12, 1010)])
 def test_pentomino_counts(rows, packings):
+    assert problems.pentominoes(rows, 60 // rows).count() == packings
     assert problems.pentominoes(rows, 60 // rows, symmetric=True).count() == 4 * packings
+
+
+@pytest.mark.parametrize("rows", [3, 4, 15])
+def test_pentominoes_count_each_packing_once(rows):
+    """The restricted packings are one of each class of the box's four symmetries (on 3x20 and
+    4x15 X may sit on the middle line, where P breaks the tie)."""
+    cols = 60 // rows
+
+    def grid(ec, solution):
+        cells = {}
+        for k in solution:
+            piece, *where = ec.option(k)
+            cells.update({name: piece for name in where if name != "mid"})
+        return [[cells[f"{problems._name(r)}{problems._name(c)}"] for c in range(cols)] for r in range(rows)]
+
+    def canonical(g):
+        images = [g, g[::-1], [row[::-1] for row in g], [row[::-1] for row in g[::-1]]]
+        return min("".join(map("".join, image)) for image in images)
+
+    every = problems.pentominoes(rows, cols, symmetric=True)
+    classes = {canonical(grid(every, s)) for s in every.solutions()}
+    once = problems.pentominoes(rows, cols)
+    kept = [canonical(grid(once, s)) for s in once.solutions()]
+    assert len(kept) == len(set(kept)) == len(classes) and set(kept) == classes
 
 
 def test_pentominoes_6x10_with_dlx1_figures():
