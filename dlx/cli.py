@@ -36,6 +36,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     run = tracer = None
+    printed = [0]           # solutions written out: the kernel may have found more
     try:
         problem, draw, args.file = _problem(args.source, parser)
         tracer = _Tracer(problem)
@@ -61,7 +62,7 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
                 if args.count:
                     print(run.count())
                 else:
-                    print_solutions(problem, run, args.format, draw)
+                    print_solutions(problem, run, args.format, draw, printed)
                 sys.stdout.flush()
             stats = run.stats
     except ProblemError as e:
@@ -81,7 +82,7 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             from .parallel import jobs_for
             done = f"({'the Dask tasks' if args.dask else f'{jobs_for(args.jobs)} threads'} stopped)"
         else:
-            done = _so_far(run)
+            done = _so_far(run, None if args.count else printed[0])
         print(f"dlx: interrupted {done}", file=sys.stderr)
         return INTERRUPTED
     if args.stats:
@@ -187,10 +188,15 @@ def _split(problem: ExactCover, args):
     return result.stats
 
 
-def _so_far(run: Search) -> str:
+def _so_far(run: Search, printed: int | None) -> str:
+    """What a search did before an interrupt; ``printed``: the solutions written out, when they
+    are (found ones wait in the run's batch)."""
     s = run.stats
-    return (f"after {s.solutions} solution{'' if s.solutions == 1 else 's'}, {s.nodes} nodes, "
-            f"{s.updates} updates, {s.seconds:.3f} seconds")
+    if printed is None or printed == s.solutions:
+        solutions = f"{s.solutions} solution{'' if s.solutions == 1 else 's'}"
+    else:
+        solutions = f"{printed} solution{'' if printed == 1 else 's'} printed ({s.solutions} found)"
+    return f"after {solutions}, {s.nodes} nodes, {s.updates} updates, {s.seconds:.3f} seconds"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -256,25 +262,27 @@ def whole_number(minimum: int):
 _natural = whole_number(0)
 
 
-def print_solutions(problem: ExactCover, solutions, fmt: str = "dlx", draw=None) -> None:
+def print_solutions(problem: ExactCover, solutions, fmt: str = "dlx", draw=None,
+                    printed: list[int] | None = None) -> None:
     """Each solution as ``fmt`` asks: ``dlx``, its options as Knuth prints them (item names,
     ``item:colour`` where an entry has a colour); ``text``, a picture where the problem has one (a
     built-in problem), else as ``dlx``; a blank line between solutions. ``json``: one object a
-    line, ``{"solution": n, "options": [[names...], ...]}`` (and ``"picture"``, its lines)."""
+    line, ``{"solution": n, "options": [[names...], ...]}`` (and ``"picture"``, its lines).
+    ``printed[0]`` counts the solutions written, for a summary after an interrupt."""
     out = sys.stdout
+    printed = [0] if printed is None else printed
     for n, solution in enumerate(solutions):
         if fmt == "json":
             record = {"solution": n + 1, "options": [list(map(_entry, problem.option(k))) for k in solution]}
             if draw is not None:
                 record["picture"] = draw(problem, solution).split("\n")
             out.write(json.dumps(record) + "\n")
-            continue
-        if n:
-            out.write("\n")
-        if fmt == "text" and draw is not None:
-            out.write(draw(problem, solution) + "\n")
+        elif fmt == "text" and draw is not None:
+            out.write(("\n" if n else "") + draw(problem, solution) + "\n")
         else:
-            out.write("".join(" ".join(map(_entry, problem.option(k))) + "\n" for k in solution))
+            out.write(("\n" if n else "") + "".join(" ".join(map(_entry, problem.option(k))) + "\n"
+                                                    for k in solution))
+        printed[0] = n + 1
 
 
 def _problem(source: list[str], parser: argparse.ArgumentParser):

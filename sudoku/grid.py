@@ -16,6 +16,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from dlx.search import whole
+
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 #: The largest grid: one more would need more than 62 one-character names (0-9, A-Z, a-z).
 MAX_SIZE = 61
@@ -91,7 +93,7 @@ def parse_box(box) -> tuple[int, int]:
             raise PuzzleError(f"a box is given as RxC (rows x columns), such as 2x3, not {box!r}")
         box = int(match[1]), int(match[2])
     try:
-        rows, cols = (int(k) for k in box)
+        rows, cols = (whole(k, "a box's side") for k in box)
     except (TypeError, ValueError):
         raise PuzzleError(f"a box is two whole numbers (rows, columns), not {box!r}") from None
     if rows < 1 or cols < 1 or not 4 <= rows * cols <= MAX_SIZE:
@@ -230,14 +232,16 @@ def box_size(values: np.ndarray) -> int:
     return math.isqrt(math.isqrt(values.size))
 
 
-def clashes(values: np.ndarray, box=None, symbols: str | None = None) -> str | None:
-    """Why the givens contradict each other ("digit 5 twice in row 3"), or None when they don't."""
+def clashes(values: np.ndarray, box=None, symbols: str | None = None, *, boxes: bool = True) -> str | None:
+    """Why the givens contradict each other ("digit 5 twice in row 3"), or None when they don't;
+    ``boxes=False`` for a grid whose regions replace the boxes (jigsaw)."""
     size = math.isqrt(values.size)
     chars = _symbol_table(symbols, size)[1]
     rows, cols = box_shape(size, box)
     cell = np.arange(size * size).reshape(size, size)
-    boxes = cell.reshape(size // rows, rows, size // cols, cols).swapaxes(1, 2).reshape(size, size)
-    for unit, cells in (("row", cell), ("column", cell.T), ("box", boxes)):
+    box_cells = cell.reshape(size // rows, rows, size // cols, cols).swapaxes(1, 2).reshape(size, size)
+    units = (("row", cell), ("column", cell.T), ("box", box_cells))[:3 if boxes else 2]
+    for unit, cells in units:
         for i in range(size):
             given = values[cells[i]]
             seen = np.bincount(given[given > 0], minlength=size + 1)

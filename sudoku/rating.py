@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from dlx.search import whole
 from dlx.status import INVALID
 
 from . import encode, transform
@@ -85,7 +86,7 @@ def rate_values(values: np.ndarray, *, seed: int = 0) -> list[Rating | PuzzleErr
     """Ratings of puzzles of one size, one per row of ``values``, all in ``ORDERS`` kernel calls."""
     n = box_size(values[0])
     batch = encode.batch(n)
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(whole(seed, "seed"))
     orders = [values] + [transform.draw(n, rng).apply(values) for _ in range(ORDERS - 1)]
     results = [batch.solve(order, 2) for order in orders]
     counts = results[0].counts

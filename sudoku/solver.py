@@ -59,8 +59,10 @@ class OutOfNodes(RuntimeError):
         self.count, self.nodes = count, nodes
 
 
-def solve(puzzle, *, box=None, symbols: str | None = None, variant=None) -> str | None:
-    """The solution of ``puzzle`` as one line, or None when it has none.
+def solve(puzzle, *, max_nodes: int | None = None, box=None, symbols: str | None = None,
+          variant=None) -> str | None:
+    """The solution of ``puzzle`` as one line, or None when it has none; :class:`OutOfNodes` when
+    ``max_nodes`` search nodes pass first.
 
     ``box``: the box shape (``"2x3"``; by default the squarest that fits); ``symbols``: the
     values' characters (such as ``"0-F"``), used for the answer too; ``variant``: ``"x"``,
@@ -75,7 +77,10 @@ def solve(puzzle, *, box=None, symbols: str | None = None, variant=None) -> str 
     >>> solve("1...2.|....5.|..26..|6.41..|2.....|..1...")     # 6x6: boxes of 2 rows, 3 columns
     '135426426351312645654132263514541263'
     """
-    return _one(puzzle, 1, None, box, symbols, variant).solution
+    result = _one(puzzle, 1, max_nodes, box, symbols, variant)
+    if result.status == MAX_NODES and result.solution is None:
+        raise OutOfNodes(0, result.nodes)
+    return result.solution
 
 
 def count(puzzle, limit: int | None = None, *, max_nodes: int | None = None, box=None,
@@ -99,13 +104,18 @@ def count(puzzle, limit: int | None = None, *, max_nodes: int | None = None, box
     return result.count
 
 
-def is_unique(puzzle, *, box=None, symbols: str | None = None, variant=None) -> bool:
-    """True when ``puzzle`` has exactly one solution (the search stops at the second).
+def is_unique(puzzle, *, max_nodes: int | None = None, box=None, symbols: str | None = None,
+              variant=None) -> bool:
+    """True when ``puzzle`` has exactly one solution (the search stops at the second);
+    :class:`OutOfNodes` when ``max_nodes`` search nodes pass before the answer is known.
 
     >>> is_unique("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
     True
     """
-    return _one(puzzle, 2, None, box, symbols, variant).count == 1
+    result = _one(puzzle, 2, max_nodes, box, symbols, variant)
+    if result.status == MAX_NODES and result.count < 2:
+        raise OutOfNodes(result.count, result.nodes)
+    return result.count == 1
 
 
 def _one(puzzle, limit: int, max_nodes, box, symbols, variant) -> Result:
@@ -359,17 +369,20 @@ def _solve_grid(grid: np.ndarray, limit: int, stop: threading.Event | None = Non
     counts, nodes = answer.counts.tolist(), answer.nodes.tolist()
     make = Result._make
     return [make((solution, count, SOLVED, node, None)) if code == status.SOLVED
-            else _failure(code, count, node, solution, grid[k], shape, symbols)
+            else _failure(code, count, node, solution, grid[k], shape, symbols, rules)
             for k, (solution, count, node, code)
             in enumerate(zip(solutions, counts, nodes, answer.status.tolist()))]
 
 
-def _failure(code: int, count: int, nodes: int, solution: str, values: np.ndarray, shape, symbols) -> Result:
+def _failure(code: int, count: int, nodes: int, solution: str, values: np.ndarray, shape, symbols,
+             rules=None) -> Result:
     if code == status.NO_SOLUTION:
         return Result(None, 0, NO_SOLUTION, nodes, None)
     if code == status.MAX_NODES:        # the count so far, and the first solution if one was found
         return Result(solution if count else None, count, MAX_NODES, nodes, None)
     if code != status.INVALID:          # stopped
         return Result(None, 0, status.of_code(code), nodes, None)
-    reason = clashes(values, shape, symbols) or "the givens contradict each other"
+    reason = (clashes(values, shape, symbols, boxes=rules is None or rules.regions is None)
+              or (rules.clash(values, symbols) if rules is not None else None)
+              or "the givens contradict each other")
     return Result(None, 0, INVALID, 0, PuzzleError(reason))

@@ -13,6 +13,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from dlx.search import whole
+
 from .grid import box_size, parse, to_text
 
 
@@ -51,5 +53,6 @@ def shuffle(puzzle, seed: int | None = None) -> str:
     >>> disguised == shuffle(puzzle, seed=7), disguised != puzzle, sudoku.count(disguised)
     (True, True, 1)
     """
+    rng = np.random.default_rng(None if seed is None else whole(seed, "seed"))
     values = parse(puzzle)
-    return to_text(draw(box_size(values), np.random.default_rng(seed)).apply(values))
+    return to_text(draw(box_size(values), rng).apply(values))

@@ -16,12 +16,24 @@ Rules combine: ``Variant(diagonals=True, cages=...)`` is a killer X-sudoku.
 """
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
 import numpy as np
 
-from .grid import _IGNORED, PuzzleError, box_shape, grid_size
+from dlx.search import whole
+
+from .grid import _IGNORED, PuzzleError, _symbol_table, box_shape, grid_size
+
+_UNIT_WORDS = {"d": "diagonal", "w": "window"}
+
+
+def _whole(value, name: str, minimum: int = 0) -> int:
+    try:
+        return whole(value, name, minimum)
+    except ValueError as e:
+        raise PuzzleError(str(e)) from None
 
 #: The variants named on the command line (``--variant``): name -> what it adds.
 NAMES = {"standard": "rows, columns and boxes (no more rules)",
@@ -43,10 +55,75 @@ class Variant:
     cages: tuple[tuple[int, tuple[int, ...]], ...] = ()
     cells: int = 0          # the cells of the grid a layout (regions, cages) was drawn for; 0: any
 
+    def __post_init__(self) -> None:
+        """Check the layout once, as given: whole numbers only, every cell on the grid, each region
+        of N cells, no cell in two cages (a PuzzleError says which)."""
+        set_ = object.__setattr__          # frozen: the checked values replace the given ones
+        cells = _whole(self.cells, "cells")
+        if self.regions is not None:
+            regions = tuple(_whole(r, "a region number") for r in self.regions)
+            size = math.isqrt(len(regions))
+            if size * size != len(regions) or size < 4 or cells not in (0, len(regions)):
+                raise PuzzleError(f"regions: {len(regions)} numbers, not one per cell of an N x N grid")
+            if max(regions, default=0) >= size:
+                raise PuzzleError(f"regions: region {max(regions)} on a {size}x{size} grid, whose regions are "
+                                  f"0..{size - 1}")
+            counts = np.bincount(regions, minlength=size) if regions else np.zeros(0, int)
+            if counts.size != size or (counts != size).any():
+                bad = next(k for k in range(counts.size) if k >= size or counts[k] != size)
+                raise PuzzleError(f"regions: region {bad} has {counts[bad]} cells; a {size}x{size} grid has "
+                                  f"regions 0..{size - 1} of {size} cells each")
+            set_(self, "regions", regions)
+            cells = len(regions)
+        cages, seen = [], set()
+        for k, cage in enumerate(self.cages):
+            try:
+                total, members = cage
+            except (TypeError, ValueError):
+                raise PuzzleError(f"cage {k + 1}: a cage is (sum, cells), not {cage!r}") from None
+            total = _whole(total, f"cage {k + 1}'s sum", 1)
+            members = tuple(_whole(c, f"a cell of cage {k + 1}") for c in members)
+            if not members:
+                raise PuzzleError(f"cage {k + 1} has no cells")
+            if len(set(members)) != len(members) or seen.intersection(members):
+                twice = next(c for j, c in enumerate(members) if c in seen or c in members[:j])
+                raise PuzzleError(f"cage {k + 1}: cell {twice} is in it twice, or in another cage too")
+            if cells and max(members) >= cells:
+                raise PuzzleError(f"cage {k + 1}: cell {max(members)} is not on a grid of {cells} cells")
+            seen.update(members)
+            cages.append((total, members))
+        set_(self, "cages", tuple(cages))
+        set_(self, "cells", cells)
+        set_(self, "diagonals", bool(self.diagonals))
+        set_(self, "windows", bool(self.windows))
+
     def fits(self, cells: int) -> None:
         """Raise :class:`PuzzleError` unless a puzzle of ``cells`` cells fits this layout."""
         if self.cells and self.cells != cells:
             raise PuzzleError(f"the layout has {self.cells} cells, the puzzle {cells}")
+        highest = max((max(members) for _, members in self.cages), default=-1)
+        if highest >= cells:
+            raise PuzzleError(f"a cage holds cell {highest}, but the puzzle has {cells} cells")
+
+    def clash(self, values: np.ndarray, symbols: str | None = None) -> str | None:
+        """Why the givens break a rule of this variant beyond rows, columns and boxes ("digit 5
+        twice in diagonal 1", "... in region 3", "... in cage 2"), or None."""
+        size = math.isqrt(values.size)
+        chars = _symbol_table(symbols, size)[1]
+        word = "digit" if size <= 9 else "value"
+        extra = self.units(size, None)
+        units = [(f"{_UNIT_WORDS[name[0]]} {sum(n[0] == name[0] for n, _ in extra[:k]) + 1}", cells)
+                 for k, (name, cells) in enumerate(extra)]
+        if self.regions is not None:
+            regions = np.array(self.regions)
+            units += [(f"region {k + 1}", np.flatnonzero(regions == k)) for k in range(size)]
+        units += [(f"cage {k + 1}", list(members)) for k, (_, members) in enumerate(self.cages)]
+        for name, cells in units:
+            given = values[list(cells)]
+            seen = np.bincount(given[given > 0], minlength=size + 1)
+            if (seen > 1).any():
+                return f"{word} {chars[int(np.flatnonzero(seen > 1)[0]) - 1]} twice in {name}"
+        return None
 
     def units(self, size: int, box) -> list[tuple[str, list[int]]]:
         """The extra units as ``(item prefix, cells)``: each holds every value once."""
@@ -153,7 +230,7 @@ def killer(cages: str, sums) -> Variant:
     out = []
     for label in order:
         cells = tuple(k for k, ch in enumerate(labels) if ch == label)
-        total = int(sums[label])
+        total = _whole(sums[label], f"the sum of cage {label!r}", 1)
         if len(cells) > size:
             raise PuzzleError(f"cage {label!r} has {len(cells)} cells, more than {size} different values")
         least, most = sum(range(1, len(cells) + 1)), sum(range(size - len(cells) + 1, size + 1))

@@ -6,16 +6,15 @@ import contextlib
 import csv
 import io
 import re
-import warnings
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from support import INKALA, INKALA_SOLUTION, assert_solves, mcc_problems, messages
+from support import INKALA, INKALA_SOLUTION, assert_solves, messages
 
 import dlx
 import sudoku
-from dlx import ExactCover, parallel, problems, read_dlx, write_dlx
+from dlx import parallel, problems
 from dlx.cli import main as dlx_main
 from sudoku import files, solver
 from sudoku.cli import main as sudoku_main
@@ -165,21 +164,94 @@ def test_threads_are_capped_by_the_cores(monkeypatch):
     assert (code, out) == (0, "4\n") and len(started) == 6
 
 
-# --- 10. write_dlx then read_dlx: the same problem, every option at its number
+# --- 12. loose checks: whole numbers, layouts on the grid, budgets everywhere, clashes named
 
-@settings(max_examples=150, deadline=None)
-@given(mcc_problems(), st.lists(st.integers(0, 12), max_size=3))
-def test_write_then_read_is_the_same_problem(problem, empties):
-    primary, secondary, options, bounds = problem
-    options = list(options)
-    for k in empties:
-        options.insert(min(k, len(options)), [])           # a matrix's row of zeros
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", dlx.ProblemWarning)
-        ec = ExactCover(options, primary=primary, secondary=secondary, bounds=bounds)
-        back = read_dlx(io.StringIO(write_dlx(ec, io.StringIO()).getvalue()))
-    assert (back.items, back.n_primary, back.n_options) == (ec.items, ec.n_primary, ec.n_options)
-    assert [back.option(k) for k in range(back.n_options)] == [ec.option(k) for k in range(ec.n_options)]
-    assert [None if e.bounds is None else e.bounds.tolist() for e in (back, ec)] == [
-        None if ec.bounds is None else ec.bounds.tolist()] * 2
-    assert list(back.solutions()) == list(ec.solutions())
+@pytest.mark.parametrize("box", [(3, 3.5), (True, 9), (3.0, 3)])
+def test_a_box_is_two_whole_numbers(box):
+    with pytest.raises(PuzzleError, match="a box is two whole numbers"):
+        sudoku.solve("." * 81, box=box)
+
+
+@pytest.mark.parametrize("layout, message", [
+    (dict(cages=((3.9, (0, 1)),)), "cage 1's sum must be a whole number of at least 1, not 3.9"),
+    (dict(cages=((3, (-1, 0)),)), "a cell of cage 1 must be a whole number of at least 0, not -1"),
+    (dict(cages=((3, (0, 1)), (4, (1, 2)))), "cage 2: cell 1 is in it twice, or in another cage too"),
+    (dict(cages=((3, ()),)), "cage 1 has no cells"),
+    (dict(regions=(0, 1, 2)), "regions: 3 numbers, not one per cell of an N x N grid"),
+    (dict(regions=(5,) * 16), "regions: region 5 on a 4x4 grid, whose regions are 0..3"),
+    (dict(regions=(0,) * 16), "regions: region 0 has 16 cells"),
+    (dict(regions=(0, 1, 2, 3) * 3 + (0.5, 1, 2, 3)), "a region number must be a whole number"),
+])
+def test_a_bad_layout_is_a_clear_error(layout, message):
+    with pytest.raises(PuzzleError, match=re.escape(message)):
+        sudoku.Variant(**layout)
+
+
+def test_killer_sums_are_whole_and_cages_lie_on_the_grid():
+    with pytest.raises(PuzzleError, match="the sum of cage 'a' must be a whole number of at least 1, not 7.5"):
+        sudoku.killer("aabc|dabc|deef|ggef", {"a": 7.5, "b": 4, "c": 6, "d": 5, "e": 7, "f": 4, "g": 7})
+    far = sudoku.Variant(cages=((3, (100, 0)),))
+    with pytest.raises(PuzzleError, match="a cage holds cell 100, but the puzzle has 81 cells"):
+        sudoku.solve("." * 81, variant=far)
+    assert next(sudoku.solve_all(["." * 81], variant=far)).status == "invalid"
+
+
+@pytest.mark.parametrize("call", [lambda: sudoku.generate(seed=1.5), lambda: sudoku.shuffle(FOUR, seed=1.5),
+                                  lambda: sudoku.rate(INKALA, seed=1.5)])
+def test_a_seed_is_a_whole_number(call):
+    with pytest.raises(ValueError, match="seed must be a whole number of at least 0, not 1.5"):
+        call()
+
+
+def test_solve_and_is_unique_take_a_node_budget():
+    assert sudoku.solve(INKALA, max_nodes=10 ** 6) == INKALA_SOLUTION
+    assert sudoku.is_unique(INKALA, max_nodes=10 ** 6) is True
+    for call in (sudoku.solve, sudoku.is_unique):
+        with pytest.raises(sudoku.OutOfNodes, match="the budget of 5 nodes ran out after 0 solutions") as caught:
+            call(INKALA, max_nodes=5)
+        assert caught.value.count == 0
+    assert sudoku.is_unique("." * 81, max_nodes=100) is False      # two solutions found within it
+
+
+def test_limits_of_zero_are_what_the_readme_says():
+    queens = problems.queens(6)
+    assert queens.count(limit=0) == 0 and queens.stats.status == "limit"
+    for refuse in (lambda: sudoku.count(FOUR, limit=0), lambda: list(sudoku.solve_all([FOUR], limit=0)),
+                   lambda: dlx.Batch(queens, [6] * 6).solve([[0] * 6], limit=0)):
+        with pytest.raises(ValueError, match="limit must be None .no limit. or a whole number of at least 1, not 0"):
+            refuse()
+
+
+class _Interrupted(io.StringIO):
+    """Standard output whose fourth write is interrupted, as a Ctrl-C between solutions is."""
+
+    def write(self, text):
+        self.writes = getattr(self, "writes", 0) + 1
+        if self.writes == 4:
+            raise KeyboardInterrupt
+        return super().write(text)
+
+
+def test_an_interrupt_counts_the_solutions_printed_not_those_found(monkeypatch, capsys):
+    out = _Interrupted()
+    monkeypatch.setattr("sys.stdout", out)
+    assert dlx_main(["queens", "8"]) == 130
+    err = messages(capsys.readouterr().err)
+    assert out.getvalue().count("\n\n") == 2          # three drawings, a blank line between
+    assert err.startswith("dlx: interrupted after 3 solutions printed (7 found), "), err
+
+
+@pytest.mark.parametrize("variant, puzzle, reason", [
+    ("x", "1" + "." * 29 + "1" + "." * 50, "digit 1 twice in diagonal 1"),
+    ("windoku", "." * 10 + "1" + "." * 19 + "1" + "." * 50, "digit 1 twice in window 1"),
+    (sudoku.jigsaw("AAAB|ABBB|CCCD|CDDD"), "..1.|1...|....|....", "digit 1 twice in region 1"),
+    (sudoku.killer("aabc|dabc|deef|ggef", "a=7 b=4 c=6 d=5 e=7 f=4 g=7"), "....|....|.3..|..3.",
+     "digit 3 twice in cage 5"),
+])
+def test_a_variant_clash_names_its_unit(variant, puzzle, reason):
+    result = next(sudoku.solve_all([puzzle], variant=variant))
+    assert (result.status, result.error.reason) == ("invalid", reason)
+
+
+def test_a_jigsaw_has_no_boxes():
+    assert sudoku.solve("1...|.1..|....|....", variant=sudoku.jigsaw("AAAB|ABBB|CCCD|CDDD")) == "1234412334122341"
