@@ -24,9 +24,8 @@ from tqdm import tqdm
 from dlx import __version__
 from dlx.cli import compile_notice, exit_now, whole_number
 
-from . import encode, files, transform, variants
+from . import encode, explainer, files, transform, variants
 from .grid import Entry, PuzzleError, box_size, expand_symbols, parse, parse_box, pretty, read_lines, to_text
-from .explainer import explain
 from .generator import generate
 from .rating import LEVELS, rate_all
 from .solver import INVALID, MAX_NODES, NO_SOLUTION, SOLVED, map_chunks, solve_chunk
@@ -468,12 +467,13 @@ def _explain(args, tally: Tally) -> int:
     if text == "-":
         text = next((e.puzzle for e in read_lines(files.open_text("-")) if e.puzzle is not None), "")
     try:
-        print(explain(text, full=args.full, limit=args.steps, more="--full"))
+        done = explainer.tell(text, print, full=args.full, limit=args.steps, more="--full",
+                              max_nodes=args.max_nodes, budget="--max-nodes")
     except PuzzleError as e:
         print(f"sudoku: error: {e}", file=sys.stderr)
         return FAILED
     tally.puzzles += 1
-    return 0
+    return 0 if done else OUT_OF_NODES
 
 
 def _input(name: str) -> io.TextIOBase:
@@ -628,10 +628,14 @@ def _parser() -> argparse.ArgumentParser:
                     "with one digit left, a digit with one place left in a row, column or box), "
                     "guesses with their alternatives, dead ends and backtracks, then the grid.",
         epilog="Example: sudoku explain 4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4...... "
-               f"Exit status: 0, or {FAILED} when the puzzle cannot be read or its givens clash.")
+               f"Exit status: 0, or {FAILED} when the puzzle cannot be read or its givens clash, "
+               f"{OUT_OF_NODES} when --max-nodes ran out.")
     explain.add_argument("puzzle", help="the puzzle (one line), or - to read it from standard input")
     explain.add_argument("--full", action="store_true", help="every step, however many")
-    explain.add_argument("--steps", type=_POSITIVE, default=60, metavar="N",
+    explain.add_argument("--steps", type=_POSITIVE, default=explainer.STEPS, metavar="N",
                          help="steps shown before the rest is summed up (default %(default)s)")
+    explain.add_argument("--max-nodes", type=_POSITIVE, default=explainer.MAX_NODES, metavar="N",
+                         help="give up after N search nodes, saying how far it got (exit status "
+                              f"{OUT_OF_NODES}; default %(default)s)")
     return parser
 

@@ -9,6 +9,7 @@ option there.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 from dlx import tracing
@@ -18,6 +19,10 @@ from .grid import SYMBOLS, PuzzleError, box_size, clashes, parse, pretty, to_tex
 
 #: Lines shown before the rest of a long explanation is summed up.
 STEPS = 60
+#: Search nodes an explanation takes at most unless told otherwise: a hard 9x9 puzzle takes a few
+#: thousand, and each node costs a few steps of Python here (some 10-30 microseconds), so this is
+#: seconds, and a search that would run for hours stops instead of filling memory.
+MAX_NODES = 100_000
 
 
 class Step(NamedTuple):
@@ -36,63 +41,114 @@ class Step(NamedTuple):
     undone: int = 0
 
 
-def steps(puzzle) -> tuple[list[Step], str | None]:
-    """The steps of the search for the first solution of ``puzzle`` and that solution (None when
-    there is none). Raises PuzzleError for a puzzle that cannot be read or whose givens clash."""
+class _Story:
+    """The steps of a traced search, made from its events as the recorder hands them over, each
+    passed to ``sink`` and none kept: memory stays that of the search however long it runs.
+    ``detail()`` says whether the next step's choices are wanted (working them out costs a pass
+    over the options of the item chosen)."""
+
+    def __init__(self, problem, placements: list[tuple[int, int]], sink: Callable[[Step], None],
+                 detail: Callable[[], bool]) -> None:
+        self.words = [encode.placement(name) for name in problem.items]
+        index = {name: i for i, name in enumerate(problem.items)}
+        self.option_items = [tuple(index[name] for name in problem.option(k)) for k in range(problem.n_options)]
+        self.options_of: dict[int, list[int]] = {}
+        for k, items in enumerate(self.option_items):
+            for i in sorted(items):
+                self.options_of.setdefault(i, []).append(k)
+        self.placements, self.sink, self.detail = placements, sink, detail
+        self.covered = [0] * len(problem.items)    # how many options applied cover each item
+        self.applied: list[int] = []               # the option at each level, as the search stands
+        self.chosen: dict[int, tuple[int, int]] = {}   # level -> (item, its number of options)
+        self.backtrack: Step | None = None         # backups in a row become one step
+
+    def __call__(self, events) -> None:
+        for kind, level, a, b in events.tolist():
+            if kind == tracing.BACKUP:
+                undone = self.backtrack.undone + 1 if self.backtrack else 1
+                self.backtrack = Step("backtrack", level, undone=undone)
+                continue
+            if self.backtrack is not None:
+                self.sink(self.backtrack)
+                self.backtrack = None
+            if kind == tracing.CHOOSE:
+                self.chosen[level] = a, b
+            elif kind == tracing.TRY:
+                self._take_back(level)
+                item, options = self.chosen[level]
+                alive = self._alive(item) if self.detail() else ()
+                self.applied.append(a)
+                for i in self.option_items[a]:
+                    self.covered[i] += 1
+                cell, digit = self.placements[a]
+                step = "forced" if options == 1 else "guess" if b == 1 else "retry"
+                self.sink(Step(step, level, cell, digit, self.words[item],
+                               tuple(self.placements[o] for o in alive)))
+            elif kind == tracing.DEAD:
+                self.sink(Step("dead end", level, unit=self.words[a]))
+            elif kind == tracing.SOLUTION:
+                self.sink(Step("solved", level))
+
+    def _take_back(self, level: int) -> None:
+        for o in self.applied[level:]:
+            for i in self.option_items[o]:
+                self.covered[i] -= 1
+        del self.applied[level:]
+
+    def _alive(self, item: int) -> list[int]:
+        covered = self.covered
+        return [o for o in self.options_of.get(item, ()) if not any(covered[i] for i in self.option_items[o])]
+
+    def close(self) -> None:
+        if self.backtrack is not None:
+            self.sink(self.backtrack)
+            self.backtrack = None
+
+
+def walk(puzzle, sink: Callable[[Step], None], *, detail: Callable[[], bool] = lambda: True,
+         max_nodes: int | None = MAX_NODES) -> tuple[str | None, int, bool]:
+    """Hand each step of the search for the first solution of ``puzzle`` to ``sink`` as it is
+    taken; ``(solution, nodes, done)``: the solution (None when there is none or the budget ran
+    out), the nodes searched, and False when ``max_nodes`` ran out first. Raises PuzzleError for a
+    puzzle that cannot be read or whose givens clash. Cost: the search, plus some microseconds of
+    Python a step; memory: the search's and what ``sink`` keeps."""
     values = parse(puzzle)
     why = clashes(values)
     if why:
         raise PuzzleError(why)
     problem, placements = encode.remaining(values)
     if problem is None:
-        return [Step("solved", 0)], to_text(values)
-    with problem.search(trace=True, limit=1, engine="dlx") as run:
+        sink(Step("solved", 0))
+        return to_text(values), 0, True
+    story = _Story(problem, placements, sink, detail)
+    with problem.search(trace=story, limit=1, max_nodes=max_nodes, engine="dlx") as run:
         found = next(run, None)
-        events = run.trace.tolist()
-    words = [encode.placement(name) for name in problem.items]
-    index = {name: i for i, name in enumerate(problem.items)}
-    option_items = [frozenset(index[name] for name in problem.option(k)) for k in range(problem.n_options)]
-    options_of: dict[int, list[int]] = {}
-    for k, items in enumerate(option_items):
-        for i in sorted(items):
-            options_of.setdefault(i, []).append(k)
-    applied: list[int] = []          # the option at each level, as the search stands
-    chosen: dict[int, tuple[int, tuple]] = {}     # level -> (item, its options when chosen)
-    out: list[Step] = []
-    for kind, level, a, b in events:
-        if kind == tracing.CHOOSE:
-            covered = set().union(*(option_items[o] for o in applied[:level]))
-            alive = tuple(o for o in options_of.get(a, ()) if not option_items[o] & covered)
-            chosen[level] = a, alive
-        elif kind == tracing.TRY:
-            del applied[level:]
-            applied.append(a)
-            item, alive = chosen[level]
-            cell, digit = placements[a]
-            step = "forced" if len(alive) == 1 else "guess" if b == 1 else "retry"
-            out.append(Step(step, level, cell, digit, words[item], tuple(placements[o] for o in alive)))
-        elif kind == tracing.DEAD:
-            out.append(Step("dead end", level, unit=words[a]))
-        elif kind == tracing.BACKUP:
-            if out and out[-1].kind == "backtrack":
-                out[-1] = out[-1]._replace(level=level, undone=out[-1].undone + 1)
-            else:
-                out.append(Step("backtrack", level, undone=1))
-        elif kind == tracing.SOLUTION:
-            out.append(Step("solved", level))
+        story.close()
+        nodes, done = run.stats.nodes, run.stats.status != "max_nodes"
     if found is None:
-        return out, None
+        return None, nodes, done
     grid = values.copy()
     for k in found:
         cell, digit = placements[k]
         grid[cell] = digit
-    return out, to_text(grid)
+    return to_text(grid), nodes, True
 
 
-def explain(puzzle, *, full: bool = False, limit: int = STEPS, more: str = "full=True") -> str:
+def steps(puzzle, *, max_nodes: int | None = MAX_NODES) -> tuple[list[Step], str | None]:
+    """The steps of the search for the first solution of ``puzzle`` and that solution (None when
+    there is none, or ``max_nodes`` ran out first). Raises PuzzleError for a puzzle that cannot be
+    read or whose givens clash. Memory: every step (see :func:`walk` to keep fewer)."""
+    out: list[Step] = []
+    solution, _, _ = walk(puzzle, out.append, max_nodes=max_nodes)
+    return out, solution
+
+
+def explain(puzzle, *, full: bool = False, limit: int = STEPS, more: str = "full=True",
+            max_nodes: int | None = MAX_NODES) -> str:
     """The solve of ``puzzle`` in words, one line per step, ending with the grid; long ones show
     the first ``limit`` steps and count the rest (``full=True``: every step; ``more`` names the
-    way to ask for them).
+    way to ask for them). The search stops after ``max_nodes`` nodes (None: never), and the
+    explanation then says so. Memory: the lines shown.
 
     >>> print(explain("1...|..3.|.4..|...2", limit=3))
     1. r1c4 can only be 4
@@ -104,20 +160,43 @@ def explain(puzzle, *, full: bool = False, limit: int = STEPS, more: str = "full
     4 2 | 3 1
     ...
     """
-    found, solution = steps(puzzle)
+    lines: list[str] = []
+    tell(puzzle, lines.append, full=full, limit=limit, more=more, max_nodes=max_nodes)
+    return "\n".join(lines)
+
+
+def tell(puzzle, write: Callable[[str], object], *, full: bool = False, limit: int = STEPS,
+         more: str = "full=True", max_nodes: int | None = MAX_NODES, budget: str = "max_nodes") -> bool:
+    """:func:`explain`, each line handed to ``write`` (without its newline) as the search goes;
+    False when ``max_nodes`` ran out before the search was done (``budget`` names the way to
+    raise it). Memory: nothing per step beyond the lines ``write`` keeps."""
     size = box_size(parse(puzzle)) ** 2
-    lines = [f"{n}. {_words(step, size)}" for n, step in enumerate(found, 1) if step.kind != "solved"]
-    shown = lines if full or len(lines) <= limit else lines[:limit] + [
-        f"... and {len(lines) - limit} more steps ({more} shows them)"]
-    forced = sum(s.kind == "forced" for s in found)
-    guesses = sum(s.kind == "guess" for s in found)
-    dead = sum(s.kind == "dead end" for s in found)
-    if solution is None:
-        end = f"No solution: {forced} forced moves, {guesses} guesses, {dead} dead ends."
-        return "\n".join(shown + [end])
-    summary = (f"Solved: {forced} forced moves, " + (f"{guesses} guesses, {dead} dead ends." if guesses
-                                                     else "no guesses."))
-    return "\n".join(shown + [summary, pretty(solution)])
+    tally = {"forced": 0, "guess": 0, "dead end": 0}
+    shown = [0]
+
+    def sink(step: Step) -> None:
+        if step.kind == "solved":
+            return
+        if step.kind in tally:
+            tally[step.kind] += 1
+        shown[0] += 1
+        if full or shown[0] <= limit:
+            write(f"{shown[0]}. {_words(step, size)}")
+
+    solution, nodes, done = walk(puzzle, sink, detail=lambda: full or shown[0] < limit, max_nodes=max_nodes)
+    if not full and shown[0] > limit:
+        write(f"... and {shown[0] - limit} more steps ({more} shows them)")
+    forced, guesses, dead = tally["forced"], tally["guess"], tally["dead end"]
+    if not done:
+        write(f"Gave up after {nodes:,} nodes ({budget} allows more): {forced} forced moves, {guesses} "
+              f"guesses, {dead} dead ends so far.")
+    elif solution is None:
+        write(f"No solution: {forced} forced moves, {guesses} guesses, {dead} dead ends.")
+    else:
+        write(f"Solved: {forced} forced moves, " + (f"{guesses} guesses, {dead} dead ends." if guesses
+                                                   else "no guesses."))
+        write(pretty(solution))
+    return done
 
 
 def _words(step: Step, size: int) -> str:

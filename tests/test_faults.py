@@ -6,7 +6,9 @@ import contextlib
 import csv
 import io
 import re
+import tracemalloc
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -16,7 +18,7 @@ import dlx
 import sudoku
 from dlx import parallel, problems
 from dlx.cli import main as dlx_main
-from sudoku import files, solver
+from sudoku import explainer, files, solver
 from sudoku.cli import main as sudoku_main
 from sudoku.grid import PuzzleError, read_lines
 
@@ -110,6 +112,42 @@ def test_a_first_line_of_letters_as_long_as_a_puzzle_is_a_puzzle(tmp_path):
     code, out, err = run_sudoku("count", str(path), "--symbols", "a-d")
     assert (code, out) == (1, "# aaaaaaaaaaaaaaaa\n") and "line 1:" in err
     assert [e.puzzle for e in read_lines(["quizzes", INKALA])] == [None, INKALA]
+
+
+# --- 6. explain: a node budget, and memory that does not grow with the search
+
+@pytest.fixture(scope="module")
+def hard25():
+    """A 25x25 puzzle that no search finishes soon: a full grid with 45% of its cells kept."""
+    values = np.array(list(sudoku.solve("." * 625)))
+    values[np.random.default_rng(3).random(625) > 0.45] = "."
+    return "".join(values)
+
+
+def test_explain_stops_at_its_budget_and_says_so(hard25, capsys):
+    text = sudoku.explain(hard25, max_nodes=1000).split("\n")
+    assert text[-1].startswith("Gave up after 1,000 nodes (max_nodes allows more): ")
+    assert text[60].startswith("... and ") and len(text) == 62
+    assert sudoku_main(["explain", hard25, "--max-nodes", "1000"]) == 3
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1].startswith("Gave up after 1,000 nodes (--max-nodes allows more): ")
+    assert sudoku.explain(INKALA, max_nodes=None).endswith(sudoku.pretty(INKALA_SOLUTION))
+
+
+def test_explain_keeps_no_step_it_does_not_show(hard25):
+    """Peak memory (Python's and numpy's, as tracemalloc counts them) is the same for 20,000 and
+    80,000 nodes: one batch of trace events at a time, whatever the search's length. Keeping every
+    step, as it did, took 3.6 GB after 15 s of a search like this one."""
+    explainer.tell(hard25, lambda line: None, max_nodes=100)         # the problem built, kernels loaded
+    peaks = []
+    for nodes in (20_000, 80_000):
+        tracemalloc.start()
+        try:
+            assert explainer.tell(hard25, lambda line: None, max_nodes=nodes) is False
+            peaks.append(tracemalloc.get_traced_memory()[1])
+        finally:
+            tracemalloc.stop()
+    assert peaks[1] < peaks[0] + 500_000, peaks
 
 
 # --- the CSV fuzzer: quotes, CRs, commas, ragged rows, long fields
