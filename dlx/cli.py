@@ -102,24 +102,41 @@ def entry() -> NoReturn:
     exit_now(main)
 
 
-def exit_now(main: Callable[[], int]) -> NoReturn:
+def exit_now(main: Callable[[], int], prog: str = "dlx") -> NoReturn:
     """Run a command's ``main`` and leave the process at once with its status, stdout and stderr
     flushed. Skipping the interpreter's teardown matters: unloading the compiled kernels takes about
-    0.4 s, more than answering a small problem, and would delay the end of an interrupted command."""
+    0.4 s, more than answering a small problem, and would delay the end of an interrupted command.
+    Output that cannot be written (a full disk, a device error) ends it with one line naming the
+    error and status 1, also when only the last flush finds out."""
     sys.unraisablehook = _interrupt_again(sys.unraisablehook)
     try:
         status = main()
     except SystemExit as e:             # argparse's --help, --version and usage errors
         status = e.code
+    except BrokenPipeError:             # a reader gone away: stop quietly, as other filters do
+        status = 1
+    except OSError as e:                # every input error is reported where it happens: output
+        status = _cannot_write(prog, e)
     if isinstance(status, str):
         print(status, file=sys.stderr)
         status = 1
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
-        except (OSError, ValueError):   # a reader gone away, a stream closed
+        except BrokenPipeError:
+            pass
+        except OSError as e:
+            if stream is sys.stdout:
+                status = status or _cannot_write(prog, e)
+        except ValueError:              # a stream closed
             pass
     os._exit(status or 0)
+
+
+def _cannot_write(prog: str, error: OSError) -> int:
+    with contextlib.suppress(OSError, ValueError):
+        print(f"{prog}: error: cannot write the output: {error.strerror or error}", file=sys.stderr)
+    return 1
 
 
 def _interrupt_again(hook: Callable) -> Callable:

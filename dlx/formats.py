@@ -20,7 +20,9 @@ import io
 import os
 import re
 import secrets
+import signal
 import sys
+import threading
 from collections.abc import Iterable, Iterator
 from typing import IO
 
@@ -52,6 +54,8 @@ def read_dlx(source: str | bytes | os.PathLike | IO) -> ExactCover:
     ``"\\n"`` to that end; one already read from that split a line at a CR is refused).
     """
     if isinstance(source, str) and source == "-":
+        if sys.stdin is None:
+            raise ProblemError("<stdin>: cannot read: standard input is closed")
         source = getattr(sys.stdin, "buffer", sys.stdin)
         return _read_file(source, "<stdin>")
     if isinstance(source, (str, bytes, os.PathLike)):
@@ -222,15 +226,45 @@ def write_dlx(problem: ExactCover, target: str | bytes | os.PathLike | IO) -> st
         return target
     path = os.fsdecode(target)
     partial = f"{path}.{secrets.token_hex(4)}.partial"
-    try:
-        with open(partial, "x", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-        os.replace(partial, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.remove(partial)
-        raise
+    with _terminate_after_cleaning_up():
+        try:
+            with open(partial, "x", encoding="utf-8", newline="\n") as f:
+                f.write(text)
+            os.replace(partial, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.remove(partial)
+            raise
     return target
+
+
+class _Terminated(BaseException):
+    """SIGTERM arrived while a file was written."""
+
+
+@contextlib.contextmanager
+def _terminate_after_cleaning_up() -> Iterator[None]:
+    """While the block runs, a SIGTERM whose action is the default (to end the process at once)
+    raises :class:`_Terminated` instead, so that the block's cleanup runs; then the process ends
+    by the signal after all, as it would have. Only the main thread can handle signals, and a
+    handler someone installed is left alone."""
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL):
+        yield
+        return
+
+    def terminated(signum, frame) -> None:
+        raise _Terminated
+
+    signal.signal(signal.SIGTERM, terminated)
+    try:
+        yield
+    except _Terminated:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTERM)
+        raise
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _dlx_text(problem: ExactCover) -> str:

@@ -58,7 +58,7 @@ class Tally:
 
 def entry() -> NoReturn:
     """The ``sudoku`` command (and ``python -m sudoku``): :func:`main`, then exit at once."""
-    exit_now(main)
+    exit_now(main, "sudoku")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -465,7 +465,12 @@ def _explain(args, tally: Tally) -> int:
     """The solve of one puzzle, step by step."""
     text = args.puzzle
     if text == "-":
-        text = next((e.puzzle for e in read_lines(files.open_text("-")) if e.puzzle is not None), "")
+        try:
+            source = files.open_text("-")
+        except OSError as e:
+            print(f"sudoku: error: cannot read -: {e.strerror or e}", file=sys.stderr)
+            return FAILED
+        text = next((e.puzzle for e in read_lines(source) if e.puzzle is not None), "")
     try:
         done = explainer.tell(text, print, full=args.full, limit=args.steps, more="--full",
                               max_nodes=args.max_nodes, budget="--max-nodes")

@@ -17,6 +17,7 @@ each with one line of output, in order.
 from __future__ import annotations
 
 import csv
+import errno
 import io
 import itertools
 import os
@@ -27,7 +28,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from .grid import _IGNORED, Entry, PuzzleError, read_lines
+from .grid import _IGNORED, NUL_LINE, Entry, PuzzleError, read_lines
 from .variants import Variant, jigsaw, killer
 
 #: Column names that hold the puzzle in a CSV file with a header (compared in lower case).
@@ -93,13 +94,18 @@ def open_text(name: str) -> io.TextIOBase | Stream:
     not a crash; a byte-order mark at the start is dropped; lines end at LF only, as wc -l counts
     them (a lone CR would otherwise split one input line into two outputs)."""
     if name == "-":
+        if sys.stdin is None:
+            raise OSError(errno.EBADF, "standard input is closed")
         try:
-            regular = stat.S_ISREG(os.fstat(sys.stdin.buffer.fileno()).st_mode)
+            fd = sys.stdin.buffer.fileno()
+            regular = stat.S_ISREG(os.fstat(fd).st_mode)
         except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
-            regular = True          # a stand-in for stdin (tests): read it as a file
+            # a stand-in for stdin (tests): read it as a file
+            return io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8-sig", errors="replace", newline="\n")
         if not regular:
             return Stream(sys.stdin.buffer)
-        return io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8-sig", errors="replace", newline="\n")
+        # closing this leaves standard input open: `-` may come again (and reads on where it stopped)
+        return open(fd, encoding="utf-8-sig", errors="replace", newline="\n", closefd=False)
     return open(name, encoding="utf-8-sig", errors="replace", newline="\n")
 
 
@@ -302,6 +308,8 @@ def _csv_reason(error: csv.Error, limit: int) -> str:
     message = str(error)
     if "new-line" in message:
         return "a carriage return (CR) inside a field that is not quoted"
+    if "NUL" in message:
+        return NUL_LINE
     if "field larger than field limit" in message:
         return f"a field longer than {limit:,} characters"
     return f"not CSV: {message}"

@@ -188,7 +188,7 @@ def _parse_text(text: str, box, symbols: str | None) -> np.ndarray:
         side = math.isqrt(len(cells))
         if side * side == len(cells) and 4 <= side <= MAX_SIZE:
             raise PuzzleError(f"a {side}x{side} grid has no boxes ({side} is prime)")
-        raise PuzzleError(_wrong_length(len(cells)))
+        raise PuzzleError(NUL_LINE if "\0" in cells else _wrong_length(len(cells)))
     box_shape(size, box)
     value, chars = _symbol_table(symbols, size)
     if symbols is None and size > 9 and "0" in cells and "." in cells:
@@ -394,6 +394,12 @@ def read_lines(lines: Iterable[str], *, size: int | None = None) -> Iterator[Ent
         text = raw.rstrip("\r\n")
         if number == 1:
             text = text.removeprefix("\ufeff")      # a byte-order mark is no cell
+        if "\0" in text:
+            if grid:
+                yield from _broken_grid(grid, width)
+                grid = []
+            yield Entry(number, text, None, PuzzleError(NUL_LINE, line=number))
+            continue
         puzzle = text.split(",", 1)[0].split(":", 1)[0].strip()
         if len(puzzle) == 81 and not grid:     # the common case first: a 9x9 puzzle on one line
             yield Entry(number, text, puzzle)
@@ -450,5 +456,15 @@ def _broken_grid(grid: list[tuple[int, str, int]], width: int) -> Iterator[Entry
 
 
 def _wrong_length(cells: int) -> str:
+    side = math.isqrt(cells)
+    if side * side == cells and side > MAX_SIZE:
+        return (f"a {side}x{side} grid is larger than the largest, {MAX_SIZE}x{MAX_SIZE} (one character "
+                f"for each value, and 0-9, A-Z, a-z give 62)")
     return (f"wrong length: {cells} cells; a puzzle has N*N (16 for 4x4, 36 for 6x6, 81 for 9x9, "
             "256 for 16x16, ...)")
+
+
+#: Why a line with NUL characters is no puzzle: text in UTF-16 (Windows' "Unicode") has one in
+#: every other byte.
+NUL_LINE = ("NUL characters in the line: is the file UTF-16? Puzzles are read as UTF-8 (iconv -f "
+            "UTF-16 -t UTF-8 converts a file)")

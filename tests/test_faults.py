@@ -5,7 +5,11 @@ it was found; the CSV fuzzer that would find the next one runs here too, sized t
 import contextlib
 import csv
 import io
+import os
 import re
+import signal
+import subprocess
+import sys
 import tracemalloc
 
 import numpy as np
@@ -200,6 +204,84 @@ def test_threads_are_capped_by_the_cores(monkeypatch):
     assert len(started) == 3
     code, out, err = run_dlx("queens", "6", "--count", "--jobs", "1000000000")
     assert (code, out) == (0, "4\n") and len(started) == 6
+
+
+# --- 11. one-line errors and no leftovers
+
+def command(*argv: str, **how) -> subprocess.CompletedProcess:
+    """``python -m dlx`` or ``python -m sudoku`` (``argv[0]``) as a process: exit_now ends it."""
+    how.setdefault("stdout", subprocess.PIPE)
+    return subprocess.run([sys.executable, "-m", *argv], stderr=subprocess.PIPE, text=True, timeout=300,
+                          check=False, **how)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
+@pytest.mark.parametrize("argv", [("sudoku", "solve", INKALA), ("dlx", "queens", "5")])
+def test_a_full_disk_is_one_line(argv):
+    with open("/dev/full", "w") as full:
+        run = command(*argv, stdout=full)
+    assert run.returncode == 1
+    assert messages(run.stderr) == f"{argv[0]}: error: cannot write the output: No space left on device\n"
+
+
+@pytest.mark.parametrize("argv, said", [
+    (("sudoku", "solve"), "sudoku: error: cannot read -: standard input is closed\n"),
+    (("sudoku", "explain", "-"), "sudoku: error: cannot read -: standard input is closed\n"),
+    (("dlx",), "dlx: error: <stdin>: cannot read: standard input is closed\n")])
+def test_a_closed_standard_input_is_one_line(argv, said):
+    run = command(*argv, stdin=None, preexec_fn=lambda: os.close(0))
+    assert (run.returncode, messages(run.stderr)) == (1, said)
+
+
+def test_standard_input_twice_reads_on(tmp_path):
+    path = tmp_path / "one.txt"
+    path.write_text(INKALA + "\n")
+    with open(path) as stdin:
+        run = command("sudoku", "solve", "-", "-", stdin=stdin)
+    assert (run.returncode, run.stdout, messages(run.stderr)) == (0, INKALA_SOLUTION + "\n", "")
+
+
+def test_a_grid_too_large_says_so_and_utf16_is_named():
+    [big] = read_lines(["." * 64 * 64])
+    assert big.error.reason == ("a 64x64 grid is larger than the largest, 61x61 (one character for each "
+                                "value, and 0-9, A-Z, a-z give 62)")
+    with pytest.raises(PuzzleError, match="a 64x64 grid is larger than the largest"):
+        sudoku.solve("." * 64 * 64)
+    text = (INKALA + "\n" + INKALA + "\n").encode("utf-16").decode("utf-8", "replace")
+    for entry in files.entries(text.splitlines(keepends=True)):
+        assert entry.error.reason.startswith("NUL characters in the line: is the file UTF-16?")
+    csv_text = ("id,puzzle\n1," + INKALA + "\n").encode("utf-16").decode("utf-8", "replace")
+    assert all(e.error.reason.startswith("NUL characters") for e in files.entries(csv_text.splitlines(True)))
+
+
+WRITE_THEN_TERM = """
+import os, signal, sys
+from dlx import formats, problems
+real_open = open
+
+class Interrupted:
+    def __init__(self, *args, **kwargs):
+        self.file = real_open(*args, **kwargs)
+    def __enter__(self):
+        return self
+    def __exit__(self, *exc):
+        self.file.close()
+    def write(self, text):
+        self.file.write(text[:10])
+        self.file.flush()
+        os.kill(os.getpid(), signal.SIGTERM)      # half written
+        self.file.write(text[10:])
+
+formats.open = Interrupted
+formats.write_dlx(problems.queens(8), sys.argv[1])
+"""
+
+
+def test_sigterm_while_writing_leaves_no_partial_file(tmp_path):
+    run = subprocess.run([sys.executable, "-c", WRITE_THEN_TERM, str(tmp_path / "q.dlx")], timeout=300,
+                         check=False)
+    assert run.returncode == -signal.SIGTERM              # ended by the signal, as it asked
+    assert list(tmp_path.iterdir()) == []
 
 
 # --- 12. loose checks: whole numbers, layouts on the grid, budgets everywhere, clashes named
