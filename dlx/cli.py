@@ -4,6 +4,7 @@ from __future__ import annotations
 import _thread
 import argparse
 import contextlib
+import errno
 import json
 import os
 import sys
@@ -65,7 +66,7 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
                     print_solutions(problem, run, args.format, draw, printed)
                 sys.stdout.flush()
             stats = run.stats
-    except ProblemError as e:
+    except (ProblemError, ConnectionError) as e:      # ConnectionError: no Dask scheduler (--dask)
         print(f"dlx: error: {e}", file=sys.stderr)
         return ERROR
     except BrokenPipeError:
@@ -116,7 +117,7 @@ def exit_now(main: Callable[[], int], prog: str = "dlx") -> NoReturn:
     except BrokenPipeError:             # a reader gone away: stop quietly, as other filters do
         status = 1
     except OSError as e:                # every input error is reported where it happens: output
-        status = _cannot_write(prog, e)
+        status = _cannot_write(prog, e) if e.errno in _OUTPUT_ERRORS else _error(prog, e)
     if isinstance(status, str):
         print(status, file=sys.stderr)
         status = 1
@@ -133,9 +134,17 @@ def exit_now(main: Callable[[], int], prog: str = "dlx") -> NoReturn:
     os._exit(status or 0)
 
 
+#: What writing the output may fail with.
+_OUTPUT_ERRORS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EROFS, errno.EBADF)
+
+
 def _cannot_write(prog: str, error: OSError) -> int:
+    return _error(prog, f"cannot write the output: {error.strerror or error}")
+
+
+def _error(prog: str, error) -> int:
     with contextlib.suppress(OSError, ValueError):
-        print(f"{prog}: error: cannot write the output: {error.strerror or error}", file=sys.stderr)
+        print(f"{prog}: error: {error}", file=sys.stderr)
     return 1
 
 

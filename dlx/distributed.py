@@ -14,6 +14,7 @@ import sys
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
 from typing import Any
 
@@ -23,6 +24,12 @@ from .search import UNLIMITED
 
 #: Times the scheduler runs a task again when its worker dies.
 RETRIES = 3
+#: Seconds to wait for a scheduler's address to answer as a Dask scheduler.
+CONNECT_TIMEOUT = 10.0
+
+
+class Unreachable(ConnectionError):
+    """No Dask scheduler answered at the address given, within ``CONNECT_TIMEOUT`` seconds."""
 
 
 def _dask():
@@ -54,10 +61,44 @@ def connect(client: Any):
                 raise
         return
     if isinstance(client, str):
-        with distributed.Client(client) as made:
+        _probe(client, CONNECT_TIMEOUT)
+        with distributed.Client(client, timeout=CONNECT_TIMEOUT) as made:
             yield made
         return
     raise ValueError(f"client must be a distributed.Client, 'local' or a scheduler's address, not {client!r}")
+
+
+def _probe(address: str, timeout: float) -> None:
+    """Raise :class:`Unreachable` unless a Dask scheduler answers at ``address`` within
+    ``timeout`` seconds. The client's own connect waits for ever on a server that accepts the
+    connection and never answers (an HTTP server: the dashboard's port, given by mistake), so
+    the handshake is bounded here, in an event loop of its own."""
+    import asyncio
+
+    from distributed.comm import connect as open_comm
+
+    async def identity() -> str:
+        comm = await open_comm(address, timeout=timeout)
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            answer = await comm.read()
+        finally:
+            await comm.close()
+        return answer.get("type", "?") if isinstance(answer, dict) else "?"
+
+    async def bounded() -> str:
+        return await asyncio.wait_for(identity(), timeout)
+
+    with ThreadPoolExecutor(1, thread_name_prefix="dlx-dask-probe") as pool:
+        try:
+            kind = pool.submit(asyncio.run, bounded()).result()
+        except (asyncio.TimeoutError, TimeoutError):
+            raise Unreachable(f"no Dask scheduler answered at {address} within {timeout:g} s") from None
+        except (OSError, ValueError, TypeError) as e:    # refused, a bad address, not Dask's protocol
+            reason = str(e).splitlines()[0] if str(e) else type(e).__name__
+            raise Unreachable(f"no Dask scheduler at {address}: {reason}") from None
+    if kind != "Scheduler":
+        raise Unreachable(f"{address} is a Dask {kind.lower()}, not a scheduler")
 
 
 def threads(client) -> int:
@@ -150,26 +191,45 @@ def map_ordered(client, work: Callable[[list], list], batches: Iterable[list], *
     yielded in input order as soon as each is next: memory stays flat however many batches there
     are. ``total``: the number of items, for the progress bar."""
     from tqdm import tqdm
+    lost = _lost()
     bar = tqdm(total=total, unit="puzzle", disable=not progress, file=sys.stderr)
-    pending: deque = deque()
+    pending: deque = deque()       # [batch, its data on the cluster, its future], in input order
     source = iter(batches)
-    def submit(batch: list):
+
+    def send(batch: list) -> list:
         # scattered, not embedded in the task: the scheduler keeps what a task embeds for a while,
-        # which grows by the size of every batch sent
-        data = client.scatter(_Sealed(batch), hash=False)
-        return len(batch), data, client.submit(_unseal, work, data, pure=False, retries=RETRIES)
+        # which grows by the size of every batch sent. The data lives on one worker, so a worker
+        # that dies takes it along, and the scheduler cannot run the task again: the batch, kept
+        # here until its results come, is sent again instead.
+        for attempt in range(RETRIES + 1):
+            try:
+                data = client.scatter(_Sealed(batch), hash=False)
+                return [batch, data, client.submit(_unseal, work, data, pure=False, retries=RETRIES)]
+            except lost:
+                if attempt == RETRIES:
+                    raise
+        raise AssertionError("unreachable")
 
     def done():
-        size, data, future = pending.popleft()
-        result = future.result().items
-        future.release()
-        data.release()
-        bar.update(size)
+        entry = pending[0]
+        for attempt in range(RETRIES + 1):
+            try:
+                result = entry[2].result().items
+                break
+            except lost:
+                if attempt == RETRIES:
+                    raise
+                client.cancel([entry[2], entry[1]])
+                entry[:] = send(entry[0])
+        pending.popleft()
+        entry[2].release()
+        entry[1].release()
+        bar.update(len(entry[0]))
         return result
 
     try:
         for batch in source:
-            pending.append(submit(batch))
+            pending.append(send(batch))
             if len(pending) >= in_flight:
                 yield done()
         while pending:
@@ -177,3 +237,11 @@ def map_ordered(client, work: Callable[[list], list], batches: Iterable[list], *
     finally:
         bar.close()
         client.cancel([f for _, _, f in pending] + [d for _, d, _ in pending])
+
+
+def _lost() -> tuple[type[BaseException], ...]:
+    """What a future or a scatter raises when the worker that held its data died: the task was
+    cancelled for want of its input, or the connection closed under the transfer."""
+    from distributed.client import FutureCancelledError
+    from distributed.comm.core import CommClosedError
+    return FutureCancelledError, CommClosedError

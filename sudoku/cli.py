@@ -175,6 +175,9 @@ def _run_source(job: _Job, name: str, number: int, tally: Tally) -> bool:
     except PuzzleError as e:          # a column asked for that the header lacks
         print(f"sudoku: error: {name}: {e}", file=sys.stderr)
         return True
+    except ConnectionError as e:      # no Dask scheduler at the address given (--dask)
+        print(f"sudoku: error: {e}", file=sys.stderr)
+        return True
     except BrokenPipeError:
         # the reader went away (`sudoku solve big.txt | head`): stop quietly, as other filters do
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -1,4 +1,7 @@
 """Searches and sudoku batches on a real Dask LocalCluster of two worker processes."""
+import socket
+import threading
+
 import pytest
 from support import INKALA, INKALA_SOLUTION
 
@@ -82,3 +85,95 @@ def test_sudoku_batches_on_the_cluster_keep_their_order(client):
         patch.setattr(solver, "DASK_CHUNK", 5)        # several tasks, results still in order
         again = list(sudoku.solve_all(puzzles, limit=2, client=client))
     assert [r.solution for r in again] == [r.solution for r in local]
+
+
+def _die_in_the_first(name: str, marker: str):
+    """For ``client.run`` on a victim: the first call of ``dlx.distributed.<name>`` in that worker
+    kills its process, a task half done (a worker lost to the OOM killer, a node gone)."""
+    def die():
+        import os
+        import signal
+
+        from dlx import distributed as on_worker
+
+        def dying(*args, **kwargs):
+            with open(marker, "w") as f:
+                f.write(str(os.getpid()))
+            os.kill(os.getpid(), signal.SIGKILL)
+
+        setattr(on_worker, name, dying)
+    return die
+
+
+def test_a_worker_killed_mid_sudoku_batch_changes_nothing(client, tmp_path, monkeypatch, capsys):
+    """Each batch is scattered to one worker; when that worker dies the batch is sent again (it
+    ended in FutureCancelledError, and the promised retries could not run)."""
+    import sudoku
+    from sudoku import solver
+    from sudoku.cli import main
+    puzzles = [INKALA, "1" * 81, "....|..34|...2|3..."] * 8
+    local = [(r.solution, r.count, r.status) for r in sudoku.solve_all(puzzles, limit=2)]
+    monkeypatch.setattr(solver, "DASK_CHUNK", 3)        # eight tasks, on both workers
+    for run in range(2):
+        died = tmp_path / f"died{run}"
+        victim = next(iter(client.scheduler_info()["workers"]))
+        client.run(_die_in_the_first("_unseal", str(died)), workers=[victim])
+        if run == 0:
+            remote = [(r.solution, r.count, r.status) for r in sudoku.solve_all(puzzles, limit=2, client=client)]
+            assert remote == local
+        else:
+            path = tmp_path / "p.txt"
+            path.write_text("\n".join(puzzles) + "\n")
+            assert main(["solve", str(path), "--dask", client.scheduler.address]) == 1
+            assert capsys.readouterr().out.splitlines() == [s if s else f"# {p}" for (s, _, _), p
+                                                            in zip(local, puzzles)]
+        assert died.exists(), "the victim ran no task"
+        client.wait_for_workers(2, timeout=60)
+
+
+@pytest.fixture
+def silent_server():
+    """An address that accepts connections and never answers (an HTTP server does the same to
+    Dask's handshake: the dashboard's port given by mistake)."""
+    server = socket.create_server(("127.0.0.1", 0))
+    accepted = []
+    stop = threading.Event()
+
+    def accept():
+        server.settimeout(0.1)
+        while not stop.is_set():
+            try:
+                accepted.append(server.accept()[0])
+            except OSError:
+                pass
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    yield f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    stop.set()
+    thread.join()
+    for conn in accepted:
+        conn.close()
+    server.close()
+
+
+def test_an_address_that_is_no_scheduler_gives_up_in_time(client, silent_server, monkeypatch, capsys):
+    from dlx import distributed as dask_part
+    from dlx.cli import main as dlx_main
+    from sudoku.cli import main as sudoku_main
+    assert dask_part.CONNECT_TIMEOUT == 10.0
+    monkeypatch.setattr(dask_part, "CONNECT_TIMEOUT", 1.0)
+    with pytest.raises(dask_part.Unreachable, match=f"no Dask scheduler answered at {silent_server} within 1 s"):
+        problems.queens(5).count(client=silent_server)
+    refused = socket.create_server(("127.0.0.1", 0))
+    port = refused.getsockname()[1]
+    refused.close()
+    with pytest.raises(dask_part.Unreachable, match=f"no Dask scheduler at tcp://127.0.0.1:{port}: "):
+        problems.queens(5).count(client=f"tcp://127.0.0.1:{port}")
+    worker = next(iter(client.scheduler_info()["workers"]))
+    with pytest.raises(dask_part.Unreachable, match="is a Dask worker, not a scheduler"):
+        problems.queens(5).count(client=worker)
+    assert dlx_main(["queens", "5", "--count", "--dask", silent_server]) == 1
+    assert capsys.readouterr().err.endswith(f"dlx: error: no Dask scheduler answered at {silent_server} within 1 s\n")
+    assert sudoku_main(["solve", INKALA, "--dask", silent_server]) == 1
+    assert capsys.readouterr().err.endswith(f"sudoku: error: no Dask scheduler answered at {silent_server} within 1 s\n")
