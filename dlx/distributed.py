@@ -74,8 +74,25 @@ def _probe(address: str, timeout: float) -> None:
     connection and never answers (an HTTP server: the dashboard's port, given by mistake), so
     the handshake is bounded here, in an event loop of its own."""
     import asyncio
+    import socket
 
     from distributed.comm import connect as open_comm
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        scheme, where = parse_address(address)
+        host, port = parse_host_port(where) if scheme == "tcp" else (None, None)
+    except (ValueError, TypeError) as e:
+        raise Unreachable(f"no Dask scheduler at {address}: {e}") from None
+    if host is not None:
+        # a refused port at once (Dask's connect tries again until its timeout: a scheduler may be
+        # starting), and the same message however busy the machine
+        try:
+            socket.create_connection((host, port), timeout=timeout).close()
+        except ConnectionRefusedError:
+            raise Unreachable(f"no Dask scheduler at {address}: the connection was refused") from None
+        except OSError:
+            pass                                # unreachable hosts and the like: Dask's connect says
 
     async def identity() -> str:
         comm = await open_comm(address, timeout=timeout)
@@ -94,9 +111,13 @@ def _probe(address: str, timeout: float) -> None:
             kind = pool.submit(asyncio.run, bounded()).result()
         except (asyncio.TimeoutError, TimeoutError):
             raise Unreachable(f"no Dask scheduler answered at {address} within {timeout:g} s") from None
-        except (OSError, ValueError, TypeError) as e:    # refused, a bad address, not Dask's protocol
+        except (OSError, ValueError) as e:                # a bad address, a host out of reach
             reason = str(e).splitlines()[0] if str(e) else type(e).__name__
+            if reason.startswith("Timed out"):
+                raise Unreachable(f"no Dask scheduler answered at {address} within {timeout:g} s") from None
             raise Unreachable(f"no Dask scheduler at {address}: {reason}") from None
+        except Exception:           # noqa: BLE001 - bytes that are no Dask message (a frame of 3 EiB...)
+            raise Unreachable(f"no Dask scheduler at {address}: it answers, but not in Dask's protocol") from None
     if kind != "Scheduler":
         raise Unreachable(f"{address} is a Dask {kind.lower()}, not a scheduler")
 

@@ -205,12 +205,12 @@ def rows(lines: Iterable[str], width: int, *,
     """The CSV rows of some lines as ``(line, text, fields, error)``, in order. ``error`` is a
     :class:`~sudoku.grid.PuzzleError` for a row the csv module cannot read: a bare CR in an unquoted
     field, a field longer than its limit, or a quote that is never closed; the fields are then
-    split leniently (a CR is a character, a quote runs to the line's end), to be echoed. Such a row
-    is one line, reported under its number, and reading goes on at the next line, so one bad row never
-    takes the rows after it along. A row that runs over several lines (a quoted field holding line
-    breaks) is taken as one only when its quote closes within ``ROW_LINES`` lines and it has the
-    ``width`` of the header; otherwise its first line is the error. Cost: the csv module per row,
-    plus a pass over the characters of the lines that hold a quote."""
+    split leniently (a CR is a character, a quote runs to the line's end), to be echoed. Such a
+    row is one line, reported under its number, and reading goes on at the next line, so one bad
+    row never takes the rows after it along. A row that runs over several lines (a quoted field
+    holding line breaks) is taken as one only when its quote closes within ``ROW_LINES`` lines and
+    it has the ``width`` of the header; otherwise its first line is the error. Cost: the csv module
+    per row, plus a pass over the characters of the lines that hold a quote."""
     lines = iter(lines)
     again: list[tuple[int, str]] = []           # lines to read afresh after an unclosed quote, reversed
     number = start - 1
@@ -287,7 +287,7 @@ def _split(text: str) -> list[str]:
                 state = _QUOTE
             else:
                 field.append(ch)
-        elif ch == "," and state != _QUOTED:
+        elif ch == ",":
             fields.append("".join(field))
             field, state = [], _START
         elif state == _START and ch == '"':

@@ -1,4 +1,5 @@
 """Searches and sudoku batches on a real Dask LocalCluster of two worker processes."""
+import contextlib
 import socket
 import threading
 
@@ -131,10 +132,9 @@ def test_a_worker_killed_mid_sudoku_batch_changes_nothing(client, tmp_path, monk
         client.wait_for_workers(2, timeout=60)
 
 
-@pytest.fixture
-def silent_server():
-    """An address that accepts connections and never answers (an HTTP server does the same to
-    Dask's handshake: the dashboard's port given by mistake)."""
+@contextlib.contextmanager
+def _server(reply: bytes | None):
+    """An address that accepts connections and answers ``reply`` at once, or never (None)."""
     server = socket.create_server(("127.0.0.1", 0))
     accepted = []
     stop = threading.Event()
@@ -144,17 +144,29 @@ def silent_server():
         while not stop.is_set():
             try:
                 accepted.append(server.accept()[0])
+                if reply is not None:
+                    accepted[-1].sendall(reply)
             except OSError:
                 pass
 
     thread = threading.Thread(target=accept, daemon=True)
     thread.start()
-    yield f"tcp://127.0.0.1:{server.getsockname()[1]}"
-    stop.set()
-    thread.join()
-    for conn in accepted:
-        conn.close()
-    server.close()
+    try:
+        yield f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    finally:
+        stop.set()
+        thread.join()
+        for conn in accepted:
+            conn.close()
+        server.close()
+
+
+@pytest.fixture
+def silent_server():
+    """A server that never answers Dask's handshake (an HTTP server waiting for a request line:
+    the dashboard's port given by mistake)."""
+    with _server(None) as address:
+        yield address
 
 
 def test_an_address_that_is_no_scheduler_gives_up_in_time(client, silent_server, monkeypatch, capsys):
@@ -168,8 +180,12 @@ def test_an_address_that_is_no_scheduler_gives_up_in_time(client, silent_server,
     refused = socket.create_server(("127.0.0.1", 0))
     port = refused.getsockname()[1]
     refused.close()
-    with pytest.raises(dask_part.Unreachable, match=f"no Dask scheduler at tcp://127.0.0.1:{port}: "):
+    with pytest.raises(dask_part.Unreachable,
+                       match=f"no Dask scheduler at tcp://127.0.0.1:{port}: the connection was refused"):
         problems.queens(5).count(client=f"tcp://127.0.0.1:{port}")
+    with _server(b"HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\n") as web:
+        with pytest.raises(dask_part.Unreachable, match=f"no Dask scheduler at {web}: it answers, but not in Dask's"):
+            problems.queens(5).count(client=web)
     worker = next(iter(client.scheduler_info()["workers"]))
     with pytest.raises(dask_part.Unreachable, match="is a Dask worker, not a scheduler"):
         problems.queens(5).count(client=worker)
