@@ -25,6 +25,7 @@ import re
 import select
 import stat
 import sys
+from collections import deque
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -166,6 +167,9 @@ def _csv_entries(lines: Iterator[str], header: list[str], column: str | None,
 
 def _csv_entry(line: int, text: str, fields: list[str], error: PuzzleError | None, at: int,
                header: list[str], places: list, layout: str | None) -> Entry:
+    width = len(fields)
+    if error is None and width == len(header) and layout is None and fields[at].strip() and fields[0][:1] != "#":
+        return Entry(line, text, fields[at].strip(), None, fields)      # the common case first
     if error is not None:
         return Entry(line, text, None, error, _aligned(fields, len(header)))
     if not "".join(fields).strip() or fields[0].startswith("#"):
@@ -226,6 +230,8 @@ def rows(lines: Iterable[str], width: int, *,
         return number, raw
 
     limit = csv.field_size_limit()
+    feed = _Feed()
+    reader = csv.reader(feed)
     while (first := next_line()) is not None:
         line, raw = first
         record = [raw]
@@ -244,13 +250,32 @@ def rows(lines: Iterable[str], width: int, *,
             again.extend(reversed([(line + k, r) for k, r in enumerate(record[1:], 1)]))
             yield line, text, _split(text), _unclosed(line)
             continue
-        joined = "\n".join(r.rstrip("\r\n") for r in record)
+        joined = text if len(record) == 1 else "\n".join(r.rstrip("\r\n") for r in record)
+        feed.lines.extend(record)
         try:
-            fields = next(csv.reader(record), [])
+            fields = next(reader, [])
         except csv.Error as e:
+            feed.lines.clear()
+            reader = csv.reader(feed)       # what it had read of the row is dropped with it
             yield line, joined, _split(joined), PuzzleError(_csv_reason(e, limit), line=line)
             continue
         yield line, joined, fields, None
+
+
+class _Feed:
+    """The lines of one row at a time for one csv reader (a reader per row costs more than the
+    row): the reader stops at the row's end, so the lines given are the lines read."""
+
+    def __init__(self) -> None:
+        self.lines: deque[str] = deque()
+
+    def __iter__(self) -> _Feed:
+        return self
+
+    def __next__(self) -> str:
+        if not self.lines:
+            raise StopIteration
+        return self.lines.popleft()
 
 
 def _still_quoted(text: str, quoted: bool) -> bool:
