@@ -225,11 +225,11 @@ def map_ordered(client, work: Callable[[list], list], batches: Iterable[list], *
         for attempt in range(RETRIES + 1):
             try:
                 data = client.scatter(_Sealed(batch), hash=False)
-                return [batch, data, client.submit(_unseal, work, data, pure=False, retries=RETRIES)]
             except lost:
-                if attempt == RETRIES:
-                    raise
-        raise AssertionError("unreachable")
+                if attempt < RETRIES:
+                    continue
+                raise
+            return [batch, data, client.submit(_unseal, work, data, pure=False, retries=RETRIES)]
 
     def done():
         entry = pending[0]

@@ -133,6 +133,8 @@ def pentominoes(rows: int = 6, cols: int = 10, *, symmetric: bool = False) -> Ex
     options = []
     for piece, shape in PENTOMINOES.items():
         for orientation in _orientations(shape):
+            # P's orientations that sort after their mirror image meet X on the middle line
+            tie = piece == "P" and mirror is not None and mirror(orientation) < orientation
             height = 1 + max(r for r, _ in orientation)
             width = 1 + max(c for _, c in orientation)
             for r in range(rows - height + 1):
@@ -143,7 +145,7 @@ def pentominoes(rows: int = 6, cols: int = 10, *, symmetric: bool = False) -> Ex
                             continue
                         if mirror is not None and _on_middle_line(r + 1, c + 1, rows, cols):
                             option.append("mid")
-                    if piece == "P" and mirror is not None and mirror(orientation) < orientation:
+                    if tie:
                         option.append("mid")
                     options.append(option)
     return ExactCover(options, primary=cells + list(PENTOMINOES), secondary=["mid"] if mirror else [])

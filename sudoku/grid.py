@@ -236,23 +236,25 @@ def clashes(values: np.ndarray, box=None, symbols: str | None = None, *, boxes: 
     """Why the givens contradict each other ("digit 5 twice in row 3"), or None when they don't;
     ``boxes=False`` for a grid whose regions replace the boxes (jigsaw)."""
     size = math.isqrt(values.size)
-    chars = _symbol_table(symbols, size)[1]
     rows, cols = box_shape(size, box)
     cell = np.arange(size * size).reshape(size, size)
     box_cells = cell.reshape(size // rows, rows, size // cols, cols).swapaxes(1, 2).reshape(size, size)
     units = (("row", cell), ("column", cell.T), ("box", box_cells))[:3 if boxes else 2]
-    for unit, cells in units:
-        for i in range(size):
-            given = values[cells[i]]
-            seen = np.bincount(given[given > 0], minlength=size + 1)
-            if (seen > 1).any():
-                v = int(np.flatnonzero(seen > 1)[0])
-                return f"{_symbol_word(size)} {chars[v - 1]} twice in {unit} {i + 1}"
+    return twice_in(values, [(f"{unit} {i + 1}", cells[i]) for unit, cells in units for i in range(size)],
+                    symbols)
+
+
+def twice_in(values: np.ndarray, units, symbols: str | None = None) -> str | None:
+    """The first of ``units`` (``(name, cells)`` pairs) whose givens repeat a value, as "digit 5
+    twice in row 3", or None."""
+    size = math.isqrt(values.size)
+    for name, cells in units:
+        given = values[cells]
+        seen = np.bincount(given[given > 0], minlength=size + 1)
+        if (seen > 1).any():
+            symbol = _symbol_table(symbols, size)[1][int(np.flatnonzero(seen > 1)[0]) - 1]
+            return f"{'digit' if size <= 9 else 'value'} {symbol} twice in {name}"
     return None
-
-
-def _symbol_word(size: int) -> str:
-    return "digit" if size <= 9 else "value"
 
 
 @functools.cache

@@ -24,7 +24,7 @@ import numpy as np
 
 from dlx.search import whole
 
-from .grid import _IGNORED, PuzzleError, _symbol_table, box_shape, grid_size
+from .grid import _IGNORED, PuzzleError, box_shape, grid_size, twice_in
 
 _UNIT_WORDS = {"d": "diagonal", "w": "window"}
 
@@ -68,9 +68,9 @@ class Variant:
             if max(regions, default=0) >= size:
                 raise PuzzleError(f"regions: region {max(regions)} on a {size}x{size} grid, whose regions are "
                                   f"0..{size - 1}")
-            counts = np.bincount(regions, minlength=size) if regions else np.zeros(0, int)
-            if counts.size != size or (counts != size).any():
-                bad = next(k for k in range(counts.size) if k >= size or counts[k] != size)
+            counts = np.bincount(regions, minlength=size)
+            if (counts != size).any():
+                bad = int(np.flatnonzero(counts != size)[0])
                 raise PuzzleError(f"regions: region {bad} has {counts[bad]} cells; a {size}x{size} grid has "
                                   f"regions 0..{size - 1} of {size} cells each")
             set_(self, "regions", regions)
@@ -109,8 +109,6 @@ class Variant:
         """Why the givens break a rule of this variant beyond rows, columns and boxes ("digit 5
         twice in diagonal 1", "... in region 3", "... in cage 2"), or None."""
         size = math.isqrt(values.size)
-        chars = _symbol_table(symbols, size)[1]
-        word = "digit" if size <= 9 else "value"
         extra = self.units(size, None)
         units = [(f"{_UNIT_WORDS[name[0]]} {sum(n[0] == name[0] for n, _ in extra[:k]) + 1}", cells)
                  for k, (name, cells) in enumerate(extra)]
@@ -118,12 +116,7 @@ class Variant:
             regions = np.array(self.regions)
             units += [(f"region {k + 1}", np.flatnonzero(regions == k)) for k in range(size)]
         units += [(f"cage {k + 1}", list(members)) for k, (_, members) in enumerate(self.cages)]
-        for name, cells in units:
-            given = values[list(cells)]
-            seen = np.bincount(given[given > 0], minlength=size + 1)
-            if (seen > 1).any():
-                return f"{word} {chars[int(np.flatnonzero(seen > 1)[0]) - 1]} twice in {name}"
-        return None
+        return twice_in(values, units, symbols)
 
     def units(self, size: int, box) -> list[tuple[str, list[int]]]:
         """The extra units as ``(item prefix, cells)``: each holds every value once."""

@@ -373,5 +373,9 @@ def test_a_variant_clash_names_its_unit(variant, puzzle, reason):
     assert (result.status, result.error.reason) == ("invalid", reason)
 
 
-def test_a_jigsaw_has_no_boxes():
-    assert sudoku.solve("1...|.1..|....|....", variant=sudoku.jigsaw("AAAB|ABBB|CCCD|CDDD")) == "1234412334122341"
+def test_a_jigsaw_clash_is_never_blamed_on_a_box():
+    jigsaw = sudoku.jigsaw("AAAB|ABBB|CCCD|CDDD")
+    assert sudoku.solve("1...|.1..|....|....", variant=jigsaw) == "1234412334122341"
+    # 1 twice in the first 2x2 box, which a jigsaw does not have; 2 twice in region 1, which it does
+    result = next(sudoku.solve_all(["1.2.|21..|....|...."], variant=jigsaw))
+    assert (result.status, result.error.reason) == ("invalid", "digit 2 twice in region 1")
