@@ -358,6 +358,15 @@ def merge(outcomes: list[Outcome], engine_name: str, *, before: SearchStats | No
     return Result(min(count, limit), stats, solutions, len(outcomes))
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during a search on threads: ``so_far`` is what the threads had done when they
+    stopped (a :class:`Result` whose count is a lower bound, status "stopped")."""
+
+    def __init__(self, so_far: Result) -> None:
+        super().__init__()
+        self.so_far = so_far
+
+
 def run(problem: ExactCover, *, jobs: int | None = None, client: Any = None, collect: bool = False,
         limit: int | None = None, max_nodes: int | None = None, engine: str = engines.DEFAULT,
         seed: int | None = None, progress: bool = False) -> Result:
@@ -365,7 +374,8 @@ def run(problem: ExactCover, *, jobs: int | None = None, client: Any = None, col
     (a ``distributed.Client``, ``"local"`` for a LocalCluster here, or a scheduler's address).
     ``limit`` stops the search once that many solutions are found (with several threads, not
     necessarily one run's first ones); ``max_nodes`` is a budget for the whole search. The stats
-    (also ``problem.stats``) are the pieces' added up; ``seconds`` is the wall time."""
+    (also ``problem.stats``) are the pieces' added up; ``seconds`` is the wall time. Ctrl-C on
+    threads raises :class:`Interrupted` (a KeyboardInterrupt) holding the count so far."""
     limit = check_count(limit, "limit")
     max_nodes = check_count(max_nodes, "max_nodes")
     searched, order = (problem, None) if seed is None else problem._seeded(seed)[:2]
@@ -379,7 +389,13 @@ def run(problem: ExactCover, *, jobs: int | None = None, client: Any = None, col
         prepared = searched._prepare(name)
         pool = _Pool(jobs_for(jobs), prepared.engine, prepared, collect=collect, limit=limit,
                      max_nodes=max_nodes)
-        outcomes = pool.run(Piece(np.zeros(0, np.uint32)))
+        try:
+            outcomes = pool.run(Piece(np.zeros(0, np.uint32)))
+        except KeyboardInterrupt:
+            so_far = merge(pool.outcomes, name, limit=limit, seconds=time.perf_counter() - started, order=order,
+                           collect=collect)
+            problem._note(so_far.stats)
+            raise Interrupted(so_far) from None
         result = merge(outcomes, name, limit=limit, seconds=time.perf_counter() - started, order=order,
                        collect=collect)
     problem._note(result.stats)

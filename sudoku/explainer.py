@@ -6,6 +6,9 @@ place left in a row, column or box ("5 can only go in r3c4 within row 3", a hidd
 more, the search guesses, and a guess can end in a dead end (a cell with no digit left, a digit
 with no place left in a unit), from which it backs up to the latest guess and tries the next
 option there.
+
+Variants speak of their own units (a diagonal, a window, a jigsaw's region) and a killer's cages:
+a cage's option gives it a set of values ("cage 3 holds {1, 2, 4}").
 """
 from __future__ import annotations
 
@@ -14,8 +17,8 @@ from typing import NamedTuple
 
 from dlx import tracing
 
-from . import encode
-from .grid import SYMBOLS, PuzzleError, box_size, clashes, parse, pretty, to_text
+from . import encode, variants
+from .grid import PuzzleError, Shape, _symbol_table, clashes, parse, pretty, to_text
 
 #: Lines shown before the rest of a long explanation is summed up.
 STEPS = 60
@@ -30,7 +33,9 @@ class Step(NamedTuple):
     after a backup), "dead end", "backtrack" (levels taken back, ``undone`` placements) or
     "solved". ``cell`` (0-based, row-major) and ``digit`` say what is placed ("forced", "guess",
     "retry"); ``unit`` is what forced or emptied it: ("cell", r, c) or (unit, i, digit);
-    ``choices`` are the (cell, digit) options the step chose among."""
+    ``choices`` are the (cell, digit) options the step chose among. A killer's cage step has
+    ``cell`` -1 and ``digit`` the number of its option in :func:`sudoku.encode.cage_sets`; so have
+    its choices."""
 
     kind: str
     level: int
@@ -48,8 +53,8 @@ class _Story:
     over the options of the item chosen)."""
 
     def __init__(self, problem, placements: list[tuple[int, int]], sink: Callable[[Step], None],
-                 detail: Callable[[], bool]) -> None:
-        self.words = [encode.placement(name) for name in problem.items]
+                 detail: Callable[[], bool], shape: Shape, regions: bool) -> None:
+        self.words = [encode.placement(name, shape, regions) for name in problem.items]
         index = {name: i for i, name in enumerate(problem.items)}
         self.option_items = [tuple(index[name] for name in problem.option(k)) for k in range(problem.n_options)]
         self.options_of: dict[int, list[int]] = {}
@@ -105,22 +110,44 @@ class _Story:
             self.backtrack = None
 
 
+class _Puzzle(NamedTuple):
+    """A puzzle read for explaining: its values, shape, rules and symbols."""
+
+    values: object
+    shape: Shape
+    variant: object
+    symbols: str | None
+
+
+def _read(puzzle, box, symbols, variant) -> _Puzzle:
+    variant = variants.named(variant)
+    boxes = variant is None or variant.boxes
+    values = parse(puzzle, box=box, symbols=symbols, boxes=boxes)
+    shape = Shape.of(values.size, box, boxes=boxes) if variant is None else variant.shape(values.size, box)
+    why = clashes(values, shape, symbols, boxes=boxes) or (variant.clash(values, symbols, shape) if variant else None)
+    if why:
+        raise PuzzleError(why)
+    return _Puzzle(values, shape, variant, symbols)
+
+
 def walk(puzzle, sink: Callable[[Step], None], *, detail: Callable[[], bool] = lambda: True,
-         max_nodes: int | None = MAX_NODES) -> tuple[str | None, int, bool]:
+         max_nodes: int | None = MAX_NODES, box=None, symbols: str | None = None,
+         variant=None) -> tuple[str | None, int, bool]:
     """Hand each step of the search for the first solution of ``puzzle`` to ``sink`` as it is
     taken; ``(solution, nodes, done)``: the solution (None when there is none or the budget ran
     out), the nodes searched, and False when ``max_nodes`` ran out first. Raises PuzzleError for a
-    puzzle that cannot be read or whose givens clash. Cost: the search, plus some microseconds of
-    Python a step; memory: the search's and what ``sink`` keeps."""
-    values = parse(puzzle)
-    why = clashes(values)
-    if why:
-        raise PuzzleError(why)
-    problem, placements = encode.remaining(values)
+    puzzle that cannot be read or whose givens clash. ``box``, ``symbols``, ``variant``: as for
+    :func:`sudoku.solve`. Cost: the search, plus some microseconds of Python a step; memory: the
+    search's and what ``sink`` keeps."""
+    read = puzzle if isinstance(puzzle, _Puzzle) else _read(puzzle, box, symbols, variant)
+    values, shape = read.values, read.shape
+    problem, kept = encode.remaining(values, shape, read.variant)
     if problem is None:
         sink(Step("solved", 0))
-        return to_text(values), 0, True
-    story = _Story(problem, placements, sink, detail)
+        return to_text(values, read.symbols), 0, True
+    size, cells = shape.size, shape.cells
+    placements = [(k // size, k % size + 1) if k < cells * size else (-1, k - cells * size) for k in kept]
+    story = _Story(problem, placements, sink, detail, shape, not shape.boxes)
     with problem.search(trace=story, limit=1, max_nodes=max_nodes, engine="dlx") as run:
         found = next(run, None)
         story.close()
@@ -130,25 +157,28 @@ def walk(puzzle, sink: Callable[[Step], None], *, detail: Callable[[], bool] = l
     grid = values.copy()
     for k in found:
         cell, digit = placements[k]
-        grid[cell] = digit
-    return to_text(grid), nodes, True
+        if cell >= 0:
+            grid[cell] = digit
+    return to_text(grid, read.symbols), nodes, True
 
 
-def steps(puzzle, *, max_nodes: int | None = MAX_NODES) -> tuple[list[Step], str | None]:
+def steps(puzzle, *, max_nodes: int | None = MAX_NODES, box=None, symbols: str | None = None,
+          variant=None) -> tuple[list[Step], str | None]:
     """The steps of the search for the first solution of ``puzzle`` and that solution (None when
     there is none, or ``max_nodes`` ran out first). Raises PuzzleError for a puzzle that cannot be
     read or whose givens clash. Memory: every step (see :func:`walk` to keep fewer)."""
     out: list[Step] = []
-    solution, _, _ = walk(puzzle, out.append, max_nodes=max_nodes)
+    solution, _, _ = walk(puzzle, out.append, max_nodes=max_nodes, box=box, symbols=symbols, variant=variant)
     return out, solution
 
 
 def explain(puzzle, *, full: bool = False, limit: int = STEPS, more: str = "full=True",
-            max_nodes: int | None = MAX_NODES) -> str:
+            max_nodes: int | None = MAX_NODES, box=None, symbols: str | None = None, variant=None) -> str:
     """The solve of ``puzzle`` in words, one line per step, ending with the grid; long ones show
     the first ``limit`` steps and count the rest (``full=True``: every step; ``more`` names the
     way to ask for them). The search stops after ``max_nodes`` nodes (None: never), and the
-    explanation then says so. Memory: the lines shown.
+    explanation then says so. ``box``, ``symbols``, ``variant``: as for :func:`sudoku.solve`.
+    Memory: the lines shown.
 
     >>> print(explain("1...|..3.|.4..|...2", limit=3))
     1. r1c4 can only be 4
@@ -161,16 +191,19 @@ def explain(puzzle, *, full: bool = False, limit: int = STEPS, more: str = "full
     ...
     """
     lines: list[str] = []
-    tell(puzzle, lines.append, full=full, limit=limit, more=more, max_nodes=max_nodes)
+    tell(puzzle, lines.append, full=full, limit=limit, more=more, max_nodes=max_nodes, box=box,
+         symbols=symbols, variant=variant)
     return "\n".join(lines)
 
 
 def tell(puzzle, write: Callable[[str], object], *, full: bool = False, limit: int = STEPS,
-         more: str = "full=True", max_nodes: int | None = MAX_NODES, budget: str = "max_nodes") -> bool:
+         more: str = "full=True", max_nodes: int | None = MAX_NODES, budget: str = "max_nodes",
+         box=None, symbols: str | None = None, variant=None) -> bool:
     """:func:`explain`, each line handed to ``write`` (without its newline) as the search goes;
     False when ``max_nodes`` ran out before the search was done (``budget`` names the way to
     raise it). Memory: nothing per step beyond the lines ``write`` keeps."""
-    size = box_size(parse(puzzle)) ** 2
+    read = _read(puzzle, box, symbols, variant)
+    words = _Words(read)
     tally = {"forced": 0, "guess": 0, "dead end": 0}
     shown = [0]
 
@@ -181,9 +214,9 @@ def tell(puzzle, write: Callable[[str], object], *, full: bool = False, limit: i
             tally[step.kind] += 1
         shown[0] += 1
         if full or shown[0] <= limit:
-            write(f"{shown[0]}. {_words(step, size)}")
+            write(f"{shown[0]}. {words(step)}")
 
-    solution, nodes, done = walk(puzzle, sink, detail=lambda: full or shown[0] < limit, max_nodes=max_nodes)
+    solution, nodes, done = walk(read, sink, detail=lambda: full or shown[0] < limit, max_nodes=max_nodes)
     if not full and shown[0] > limit:
         write(f"... and {shown[0] - limit} more steps ({more} shows them)")
     forced, guesses, dead = tally["forced"], tally["guess"], tally["dead end"]
@@ -195,41 +228,60 @@ def tell(puzzle, write: Callable[[str], object], *, full: bool = False, limit: i
     else:
         write(f"Solved: {forced} forced moves, " + (f"{guesses} guesses, {dead} dead ends." if guesses
                                                    else "no guesses."))
-        write(pretty(solution))
+        write(pretty(solution, box=read.shape, symbols=read.symbols, boxes=read.shape.boxes))
     return done
 
 
-def _words(step: Step, size: int) -> str:
-    """One step as a sentence."""
-    where = _cell(step.cell, size) if step.cell >= 0 else ""
-    if step.kind == "forced":
-        kind, i, d = step.unit
-        if kind == "cell":
-            return f"{where} can only be {_digit(step.digit)}"
-        return f"{_digit(step.digit)} can only go in {where} within {kind} {i + 1}"
-    if step.kind in ("guess", "retry"):
-        kind, i, d = step.unit
-        if kind == "cell":
-            among = ", ".join(_digit(d) for _, d in step.choices)
-            head = "guess" if step.kind == "guess" else "try instead"
-            return f"{head} {where} = {_digit(step.digit)} of {{{among}}}"
-        among = ", ".join(_cell(c, size) for c, _ in step.choices)
+class _Words:
+    """Steps as sentences, in the puzzle's symbols and units."""
+
+    def __init__(self, read: _Puzzle) -> None:
+        self.size = read.shape.size
+        self.chars = _symbol_table(read.symbols, self.size)[1]
+        self.sets = encode.cage_sets(read.variant, self.size) if read.variant is not None else []
+
+    def __call__(self, step: Step) -> str:
+        where = self.cell(step.cell) if step.cell >= 0 else ""
         head = "guess" if step.kind == "guess" else "try instead"
-        return f"{head} {_digit(step.digit)} at {where} of {{{among}}} in {kind} {i + 1}"
-    if step.kind == "dead end":
-        kind, i, d = step.unit
-        if kind == "cell":
-            return f"dead end: r{i + 1}c{d + 1} has no digit left"
-        return f"dead end: {_digit(d)} has no place left in {kind} {i + 1}"
-    if step.kind == "backtrack":
-        moves = "move" if step.undone == 1 else "moves"
-        return f"backtrack: take back {step.undone} {moves}"
-    raise ValueError(f"no words for a step of kind {step.kind!r}")
+        if step.cell < 0 and step.kind in ("forced", "guess", "retry"):     # a killer's cage
+            cage, holds = self.cage(step.digit)
+            if step.kind == "forced":
+                return f"cage {cage} can only hold {holds}"
+            among = "; ".join(self.cage(j)[1] for _, j in step.choices)
+            return f"{head} cage {cage} holds {holds} of {{{among}}}"
+        if step.kind == "forced":
+            kind, i, d = step.unit
+            if kind == "cell":
+                return f"{where} can only be {self.digit(step.digit)}"
+            return f"{self.digit(step.digit)} can only go in {where} within {kind} {i + 1}"
+        if step.kind in ("guess", "retry"):
+            kind, i, d = step.unit
+            if kind == "cell":
+                among = ", ".join(self.digit(d) for _, d in step.choices)
+                return f"{head} {where} = {self.digit(step.digit)} of {{{among}}}"
+            if kind == "cage":
+                return f"{head} {where} = {self.digit(step.digit)} in cage {i + 1}"
+            among = ", ".join(self.cell(c) for c, _ in step.choices)
+            return f"{head} {self.digit(step.digit)} at {where} of {{{among}}} in {kind} {i + 1}"
+        if step.kind == "dead end":
+            kind, i, d = step.unit
+            if kind == "cell":
+                return f"dead end: r{i + 1}c{d + 1} has no digit left"
+            if kind == "cage":
+                return f"dead end: cage {i + 1} has no set of values left"
+            return f"dead end: {self.digit(d)} has no place left in {kind} {i + 1}"
+        if step.kind == "backtrack":
+            moves = "move" if step.undone == 1 else "moves"
+            return f"backtrack: take back {step.undone} {moves}"
+        raise ValueError(f"no words for a step of kind {step.kind!r}")
 
+    def cell(self, cell: int) -> str:
+        return f"r{cell // self.size + 1}c{cell % self.size + 1}"
 
-def _cell(cell: int, size: int) -> str:
-    return f"r{cell // size + 1}c{cell % size + 1}"
+    def digit(self, d: int) -> str:
+        return self.chars[d - 1]
 
-
-def _digit(d: int) -> str:
-    return SYMBOLS[d - 1]
+    def cage(self, j: int) -> tuple[int, str]:
+        """The cage of cage option ``j`` (from 1) and its values as text."""
+        k, values = self.sets[j]
+        return k + 1, "{" + ", ".join(self.digit(v) for v in sorted(values)) + "}"

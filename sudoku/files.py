@@ -28,12 +28,23 @@ import sys
 from collections import deque
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Callable, NamedTuple
 
-from .grid import _IGNORED, NUL_LINE, Entry, PuzzleError, read_lines
+from .grid import _APART, _IGNORED, NUL_LINE, PuzzleError, Shape, _wrong_length, grid_size
 from .variants import Variant, jigsaw, killer
 
 #: Column names that hold the puzzle in a CSV file with a header (compared in lower case).
 PUZZLE_COLUMNS = ("puzzle", "puzzles", "quizzes", "quiz")
+#: Seconds a grid over several lines may pause between its rows when read from a terminal or a
+#: pipe. A line is a one-line puzzle when its length makes a whole grid (81 cells, 16, 36, ...),
+#: otherwise the first row of a grid; but a program that writes one line and waits for the answer
+#: must get it, so from a stream the rows of a grid must come together: when no more input comes
+#: within this pause, the grid ends there and its lines are answered as they are.
+GRID_PAUSE = 0.05
+
+
+class ColumnError(PuzzleError):
+    """A CSV file whose header names no puzzle column, or not the one asked for: a usage error."""
 
 
 class Stream:
@@ -60,11 +71,12 @@ class Stream:
             self.lines.extend(line + b"\n" for line in complete)
             self.lines.reverse()
 
-    def waiting(self) -> bool:
+    def waiting(self, timeout: float = 0.0) -> bool:
+        """Whether a line can be read now, or within ``timeout`` seconds."""
         if self.lines or self.ended:
             return True
         try:
-            return bool(select.select([self.fd], [], [], 0)[0])
+            return bool(select.select([self.fd], [], [], timeout)[0])
         except (OSError, ValueError):
             return True
 
@@ -89,6 +101,118 @@ class Stream:
         self.close()
 
 
+class Entry(NamedTuple):
+    """One puzzle (or other line) of a file, as :func:`read_lines` finds it."""
+
+    line: int             # where it starts (1-based)
+    text: str             # the line as read, or the lines of a grid joined by newlines
+    puzzle: str | None    # the puzzle's text; None for a line that holds no puzzle
+    error: PuzzleError | None = None
+    fields: list | None = None      # a CSV row's fields (for a header, the names)
+    variant: object = None          # the puzzle's own layout (a jigsaw's regions, a killer's cages)
+
+
+def read_lines(lines: Iterable[str], *, size: int | None = None,
+               more: Callable[[], bool] | None = None) -> Iterator[Entry]:
+    """The puzzles of a file, one :class:`Entry` per puzzle or other line, in order.
+
+    A puzzle is one line (81 cells for 9x9; text after a ``,`` or ``:`` is ignored, as in the Kaggle
+    CSV ``quizzes,solutions`` and tdoku's ``puzzle:count``), or a grid over several lines, one row
+    per line, separators allowed. Blank lines, lines starting with ``#`` and a header (a first line
+    of letters, such as ``quizzes,solutions``, unless it is as long as a puzzle) are kept as
+    entries without a puzzle, so output can line up with input.
+
+    A line of 16 cells is a whole 4x4 puzzle, unless ``size`` is 16 or its cells stand apart as
+    :func:`sudoku.grid.pretty` writes them: then it is the first row of a 16x16 grid (and when no grid follows,
+    each line is read as a 4x4 puzzle after all); so for 36 cells (6x6 or a row of 36x36). ``size`` (the N of an N x N grid) says which lines
+    are rows where the length alone does not.
+
+    Rows become a grid only when they make a whole one. A row that does not is an error of its
+    own, under its own number, and the line that broke the grid off is read afresh: a short line
+    never swallows the puzzle after it. Lines end at LF only (a CR inside a line is a blank, as a
+    space is), so entries line up with the lines ``wc -l`` counts. ``more()``, when given, says
+    whether another line comes soon (within :data:`GRID_PAUSE` from a stream): when none does, a
+    grid begun ends there, so a program that writes one line and waits gets its answer.
+
+    >>> [e.puzzle for e in read_lines(["# two puzzles", "1...|..3.|.4..|...2", "1 . | . .",
+    ...                                ". . | 3 .", "----+----", ". 4 | . .", ". . | . 2"])]
+    [None, '1...|..3.|.4..|...2', '1 . | . .\\n. . | 3 .\\n----+----\\n. 4 | . .\\n. . | . 2']
+    >>> [(e.line, e.puzzle, e.error and e.error.reason) for e in read_lines(["....", "1...|..3.|.4..|...2"])]
+    [(1, None, 'wrong length: 4 cells; a puzzle has N*N (16 for 4x4, 36 for 6x6, 81 for 9x9, 256 for 16x16, ...)'), (2, '1...|..3.|.4..|...2', None)]
+    """
+    grid: list[tuple[int, str, int]] = []     # (line, text, cells) of the grid being assembled
+    rows = width = 0
+    for number, raw in enumerate(lines, 1):
+        text = raw.rstrip("\r\n")
+        if number == 1:
+            text = text.removeprefix("\ufeff")      # a byte-order mark is no cell
+        if "\0" in text:
+            if grid:
+                yield from _broken_grid(grid, width)
+                grid = []
+            yield Entry(number, text, None, PuzzleError(NUL_LINE, line=number))
+            continue
+        puzzle = text.split(",", 1)[0].split(":", 1)[0].strip()
+        if len(puzzle) == 81 and not grid:     # the common case first: a 9x9 puzzle on one line
+            yield Entry(number, text, puzzle)
+            continue
+        cells = _IGNORED.sub("", puzzle)
+        if grid:
+            if (len(cells) == width or (not cells and text.strip())) and not text.startswith("#"):
+                grid.append((number, text, len(cells)))     # a row, or a separator line
+                rows += len(cells) > 0
+                if rows == width:
+                    joined = "\n".join(t for _, t, _ in grid)
+                    yield Entry(grid[0][0], joined, joined)
+                    grid = []
+                elif more is not None and not more():
+                    yield from _broken_grid(grid, width)
+                    grid = []
+                continue
+            yield from _broken_grid(grid, width)
+            grid = []
+        n = len(cells)
+        if not cells or text.startswith("#") or (number == 1 and cells.isalpha() and not grid_size(n)):
+            yield Entry(number, text, None)    # blank, separator, comment or header: kept
+        elif _is_row(n, size, puzzle):         # perhaps the first row of a grid
+            grid, width, rows = [(number, text, n)], n, 1
+            if more is not None and not more():
+                yield from _broken_grid(grid, width)
+                grid = []
+        elif grid_size(n):                     # a whole puzzle on one line
+            yield Entry(number, text, puzzle)
+        else:
+            yield Entry(number, text, None, PuzzleError(_wrong_length(n), line=number))
+    if grid:
+        yield from _broken_grid(grid, width)
+
+
+def _is_row(cells: int, size: int | None, text: str) -> bool:
+    """Whether a line of ``cells`` cells begins a grid over several lines. A line that could be a
+    whole puzzle (16 cells: 4x4) is one, unless its cells stand apart as :func:`sudoku.grid.pretty` writes a
+    row (a 16x16 grid's first row)."""
+    if size is not None:
+        return cells == size
+    if grid_size(cells * cells) is None:
+        return False
+    return grid_size(cells) is None or all(len(t) == 1 for t in _APART.split(text.strip()))
+
+
+def _broken_grid(grid: list[tuple[int, str, int]], width: int) -> Iterator[Entry]:
+    """The lines of a grid that ended too soon, each its own entry: whole puzzles stay puzzles,
+    rows are errors, separators are kept as they are."""
+    rows = sum(1 for _, _, cells in grid if cells)
+    if rows == 1:
+        reason = _wrong_length(width)
+    else:
+        reason = f"grid ends after {rows} rows (lines {grid[0][0]}-{grid[-1][0]}), expected {width}"
+    for number, text, cells in grid:
+        if cells and grid_size(cells):
+            yield Entry(number, text, text.split(",", 1)[0].split(":", 1)[0].strip())
+        else:
+            yield Entry(number, text, None, PuzzleError(reason, line=number) if cells else None)
+
+
 def open_text(name: str) -> io.TextIOBase | Stream:
     """A source's lines: a file, or standard input for ``-`` (as a :class:`Stream` unless it is a
     regular file). Undecodable bytes become U+FFFD, so a bad line is reported as a bad character,
@@ -111,42 +235,60 @@ def open_text(name: str) -> io.TextIOBase | Stream:
 
 
 def looks_like_puzzle(arg: str) -> bool:
-    """Whether a command-line argument that names no file is a puzzle: cells and layout only, at
-    least 16 cells, most of them digits or dots."""
+    """Whether a command-line argument that names no file is a puzzle: cells and layout only, most
+    of them digits or dots, and at least 16 unless all are (``1.3`` is a puzzle of a wrong length,
+    ``a.txt`` a file that is not there)."""
     cells = _IGNORED.sub("", arg)
-    if len(cells) < 16 or not re.fullmatch(r"[.0-9A-Za-z]+", cells):
+    if not re.fullmatch(r"[.0-9A-Za-z]+", cells) or (len(cells) < 16 and not re.fullmatch(r"[.0-9]+", cells)):
         return False
     return sum(ch == "." or ch.isdigit() for ch in cells) * 2 > len(cells)
 
 
 def entries(lines: Iterable[str], *, size: int | None = None, column: str | None = None,
-            layout: str | None = None) -> Iterator[Entry]:
-    """The :class:`~sudoku.grid.Entry` of every puzzle or kept line of one source, in order. ``size``: the grid's
+            layout: str | None = None, more: Callable[[], bool] | None = None) -> Iterator[Entry]:
+    """The :class:`Entry` of every puzzle or kept line of one source, in order. ``size``: the grid's
     N where known (``--box``); ``column``: the CSV column of the puzzles; ``layout``: ``"jigsaw"``
-    or ``"killer"`` when each puzzle brings its own."""
+    or ``"killer"`` when each puzzle brings its own; ``more()``: whether another line comes within
+    :data:`GRID_PAUSE` (a stream; see :func:`read_lines`). A :class:`ColumnError` when the first
+    line is a CSV header without the puzzle column."""
     lines = iter(lines)
     first = next(lines, None)
     if first is None:
         return iter(())
     header = _header(first, column)
-    if header is None and column is not None:
-        raise PuzzleError(f"no column {column!r} in the first line", line=1)
+    if header is None and (column is not None or _names_only(first)):
+        names = ", ".join(repr(name.strip()) for name in _fields(first)) or "none"
+        asked = f"no column {column!r}" if column is not None else "no puzzle column (" + ", ".join(PUZZLE_COLUMNS) + ")"
+        raise ColumnError(f"{asked} in the CSV header; its columns: {names}. Say which holds the puzzles "
+                          "with --column NAME", line=1)
     rest = itertools.chain([first], lines)
     if header is not None:
         return _csv_entries(rest, header, column, layout)
     if layout is not None:
         return _layout_entries(rest, layout)
-    return read_lines(rest, size=size)
+    return read_lines(rest, size=size, more=more)
+
+
+def _fields(line: str) -> list[str]:
+    try:
+        return next(csv.reader([line.removeprefix("\ufeff").rstrip("\r\n")]), [])
+    except csv.Error:
+        return []
+
+
+def _names_only(line: str) -> bool:
+    """Whether a first line is a CSV header: two or more fields, each a name (letters, digits,
+    ``_``, spaces), none a puzzle, not a comment."""
+    fields = _fields(line)
+    return (len(fields) > 1 and not line.startswith("#")
+            and all(re.fullmatch(r"[A-Za-z_][\w ]*", f.strip()) and not looks_like_puzzle(f) for f in fields))
 
 
 def _header(line: str, column: str | None) -> list[str] | None:
     """The names of a CSV header line (one that names the puzzle column), else None."""
     if "," not in line and column is None:
         return None
-    try:
-        names = next(csv.reader([line.removeprefix("\ufeff").rstrip("\r\n")]), [])
-    except csv.Error:                   # a bare CR: no header, the line is read as a puzzle line
-        return None
+    names = _fields(line)              # a bare CR: no fields, the line is read as a puzzle line
     wanted = [column.lower()] if column is not None else PUZZLE_COLUMNS
     if any(name.strip().lower() in wanted for name in names):
         return names
@@ -386,11 +528,7 @@ def read_puzzles(source, *, column: str | None = None, box=None) -> Iterator[str
     >>> list(read_puzzles(["id,puzzle", "1,1...|..3.|.4..|...2", "# a comment"]))
     ['1...|..3.|.4..|...2']
     """
-    from .grid import parse_box
-    size = None
-    if box is not None:
-        rows, cols = parse_box(box)
-        size = rows * cols
+    size = None if box is None else Shape.boxed(box).size
     if isinstance(source, (str, Path)):
         with open(source, encoding="utf-8-sig", errors="replace", newline="\n") as f:
             yield from read_puzzles(f, column=column, box=box)

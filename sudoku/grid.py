@@ -3,7 +3,7 @@
 A puzzle is an ``N x N`` grid split into ``N`` boxes of ``R x C`` cells (``R * C = N``): square
 boxes for 4x4, 9x9, 16x16 and 25x25, rectangles for 6x6 (2x3), 8x8 (2x4), 12x12 (3x4) and so on.
 It is held as a flat uint8 array of ``N*N`` values in row-major order, 0 for a blank; the box shape
-travels beside it (:func:`box_shape`). In text, a blank is ``.`` (or ``0`` when 0 is no symbol)
+travels beside it as a :class:`Shape`. In text, a blank is ``.`` (or ``0`` when 0 is no symbol)
 and the values are ``1``-``9`` then ``A``-``Z`` (10-35, either case), or the symbols given.
 """
 from __future__ import annotations
@@ -11,7 +11,6 @@ from __future__ import annotations
 import functools
 import math
 import re
-from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
 import numpy as np
@@ -49,9 +48,85 @@ def _puzzle_error(reason: str, line: int | None) -> PuzzleError:
     return PuzzleError(reason, line=line)
 
 
+class Shape(NamedTuple):
+    """The layout of an ``N x N`` grid: ``size`` is N, and each box has ``rows`` x ``cols`` cells
+    (``rows * cols == N``); ``rows == cols == 0`` when regions replace the boxes (a jigsaw's, at any
+    N, primes included). Derived in one place, :meth:`of`, and carried with the puzzle from there.
+
+    >>> Shape.of(81), Shape.of(36, "3x2"), Shape.of(25, boxes=False).boxes
+    (Shape(size=9, rows=3, cols=3), Shape(size=6, rows=3, cols=2), False)
+    """
+
+    size: int
+    rows: int
+    cols: int
+
+    @property
+    def cells(self) -> int:
+        return self.size * self.size
+
+    @property
+    def boxes(self) -> bool:
+        """Whether the grid has boxes (False: regions replace them)."""
+        return self.rows > 0
+
+    def __str__(self) -> str:
+        side = f"{self.size}x{self.size}"
+        return f"{side} (boxes {self.rows}x{self.cols})" if self.boxes else f"{side} (regions, no boxes)"
+
+    @classmethod
+    def of(cls, cells: int, box=None, *, boxes: bool = True) -> Shape:
+        """The shape of a grid of ``cells`` cells: boxes of ``box`` (a :class:`Shape`, ``n`` for
+        ``n x n``, a pair or text such as ``"2x3"``) when given, else the squarest that fits, no
+        taller than wide (2x3 for 6x6, 3x4 for 12x12); ``boxes=False`` for a grid whose regions
+        replace the boxes. A :class:`PuzzleError` says why a count of cells makes no grid."""
+        size = math.isqrt(cells)
+        if size * size != cells or not 4 <= size <= MAX_SIZE:
+            raise PuzzleError(_wrong_length(cells))
+        return cls.sided(size, box, boxes=boxes)
+
+    @classmethod
+    def sided(cls, size: int, box=None, *, boxes: bool = True) -> Shape:
+        """:meth:`of` for a grid of ``size`` x ``size`` cells."""
+        if not boxes:
+            return cls(size, 0, 0)
+        if box is None:
+            rows = _squarest(size)
+            if rows is None:
+                raise PuzzleError(f"a {size}x{size} grid has no boxes ({size} is prime; a jigsaw's regions "
+                                  "can replace them)")
+            return cls(size, rows, size // rows)
+        rows, cols = as_box(box)
+        if rows * cols != size:
+            raise PuzzleError(f"boxes of {rows}x{cols} make a {rows * cols}x{rows * cols} grid, not {size}x{size}")
+        return cls(size, rows, cols)
+
+    @classmethod
+    def boxed(cls, box) -> Shape:
+        """The grid that boxes of ``box`` make: ``3`` or ``"3x3"`` for 9x9, ``"2x3"`` for 6x6."""
+        if isinstance(box, Shape):
+            return box
+        rows, cols = as_box(box)
+        return cls(rows * cols, rows, cols)
+
+    def box_cells(self) -> np.ndarray:
+        """The cells of each box, one row per box (boxes row-major, cells row-major within)."""
+        cell = np.arange(self.cells).reshape(self.size, self.size)
+        return cell.reshape(self.size // self.rows, self.rows, self.size // self.cols,
+                            self.cols).swapaxes(1, 2).reshape(self.size, self.size)
+
+    def units(self, boxes: bool = True) -> list[tuple[str, np.ndarray]]:
+        """Every row, column and (with ``boxes``, when there are boxes) box as ``(name, cells)``."""
+        cell = np.arange(self.cells).reshape(self.size, self.size)
+        kinds = [("row", cell), ("column", cell.T)]
+        if boxes and self.boxes:
+            kinds.append(("box", self.box_cells()))
+        return [(f"{kind} {i + 1}", cells[i]) for kind, cells in kinds for i in range(self.size)]
+
+
 def grid_size(cells: int) -> int | None:
     """``N`` for a puzzle of ``cells = N*N`` cells that has boxes (N from 4 to MAX_SIZE, not prime),
-    else None.
+    else None: whether a line of that many cells is a whole puzzle.
 
     >>> grid_size(81), grid_size(36), grid_size(25), grid_size(80)
     (9, 6, None, None)
@@ -67,22 +142,15 @@ def _squarest(size: int) -> int | None:
     return next((r for r in range(math.isqrt(size), 1, -1) if size % r == 0), None)
 
 
-def box_shape(size: int, box=None) -> tuple[int, int]:
-    """The box of an ``N x N`` grid as ``(rows, columns)``: ``box`` (a pair or text such as
-    ``"2x3"``) when given, else the squarest shape, no taller than wide (2x3 for 6x6, 3x4 for 12x12).
-
-    >>> box_shape(9), box_shape(6), box_shape(12), box_shape(6, "3x2")
-    ((3, 3), (2, 3), (3, 4), (3, 2))
-    """
-    if box is None:
-        rows = _squarest(size)
-        if rows is None:
-            raise PuzzleError(f"a {size}x{size} grid has no boxes ({size} is prime)")
-        return rows, size // rows
-    rows, cols = parse_box(box)
-    if rows * cols != size:
-        raise PuzzleError(f"boxes of {rows}x{cols} make a {rows * cols}x{rows * cols} grid, not {size}x{size}")
-    return rows, cols
+def as_box(box) -> tuple[int, int]:
+    """A box as ``(rows, columns)`` from a :class:`Shape`, ``n`` (``n x n``), a pair or text."""
+    if isinstance(box, Shape):
+        if not box.boxes:
+            raise PuzzleError(f"a {box.size}x{box.size} grid of regions has no boxes")
+        return box.rows, box.cols
+    if isinstance(box, int) and not isinstance(box, bool):
+        return parse_box((box, box))
+    return parse_box(box)
 
 
 def parse_box(box) -> tuple[int, int]:
@@ -157,13 +225,14 @@ def _symbol_table(symbols: str | None, size: int) -> tuple[dict[str, int], str]:
     return value, chars
 
 
-def parse(puzzle, *, box=None, symbols: str | None = None) -> np.ndarray:
+def parse(puzzle, *, box=None, symbols: str | None = None, boxes: bool = True) -> np.ndarray:
     """The values of ``puzzle`` as a flat uint8 array (0 for blanks).
 
     ``puzzle`` is a string (one line of ``N*N`` cells, or a grid over several lines in which
     spaces and the separators ``|``, ``-`` and ``+`` are ignored), a list of row strings, or a list
     of lists (or a flat list, or a numpy array) of ints with 0 for blanks. ``box`` checks the box
-    shape (see :func:`box_shape`); ``symbols`` names the values in text (such as ``"0-F"``).
+    shape (see :meth:`Shape.of`); ``symbols`` names the values in text (such as ``"0-F"``);
+    ``boxes=False`` for a grid whose regions replace the boxes (a jigsaw, of any size).
 
     >>> parse("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")[:9]
     array([5, 3, 0, 0, 7, 0, 0, 0, 0], dtype=uint8)
@@ -175,21 +244,17 @@ def parse(puzzle, *, box=None, symbols: str | None = None) -> np.ndarray:
     sudoku.grid.PuzzleError: wrong length: 3 cells; a puzzle has N*N (16 for 4x4, 36 for 6x6, 81 for 9x9, 256 for 16x16, ...)
     """
     if isinstance(puzzle, str):
-        return _parse_text(puzzle, box, symbols)
+        return _parse_text(puzzle, box, symbols, boxes)
     if isinstance(puzzle, (list, tuple)) and puzzle and all(isinstance(row, str) for row in puzzle):
-        return _parse_text("\n".join(puzzle), box, symbols)
-    return _parse_values(puzzle, box)
+        return _parse_text("\n".join(puzzle), box, symbols, boxes)
+    return _parse_values(puzzle, box, boxes)
 
 
-def _parse_text(text: str, box, symbols: str | None) -> np.ndarray:
+def _parse_text(text: str, box, symbols: str | None, boxes: bool) -> np.ndarray:
     cells = _IGNORED.sub("", text)
-    size = grid_size(len(cells))
-    if size is None:
-        side = math.isqrt(len(cells))
-        if side * side == len(cells) and 4 <= side <= MAX_SIZE:
-            raise PuzzleError(f"a {side}x{side} grid has no boxes ({side} is prime)")
-        raise PuzzleError(NUL_LINE if "\0" in cells else _wrong_length(len(cells)))
-    box_shape(size, box)
+    if "\0" in cells:
+        raise PuzzleError(NUL_LINE)
+    size = Shape.of(len(cells), box, boxes=boxes).size
     value, chars = _symbol_table(symbols, size)
     if symbols is None and size > 9 and "0" in cells and "." in cells:
         raise PuzzleError(f"both '0' and '.' in a {size}x{size} puzzle: is 0 a blank or a value? Say "
@@ -204,7 +269,7 @@ def _parse_text(text: str, box, symbols: str | None) -> np.ndarray:
     return values
 
 
-def _parse_values(puzzle, box) -> np.ndarray:
+def _parse_values(puzzle, box, boxes: bool) -> np.ndarray:
     try:
         a = np.asarray(puzzle)
     except ValueError as e:     # ragged lists
@@ -214,11 +279,11 @@ def _parse_values(puzzle, box) -> np.ndarray:
     if a.ndim == 2 and a.shape[0] != a.shape[1]:
         raise PuzzleError(f"a grid must be square, not {a.shape[0]} x {a.shape[1]}")
     flat = a.reshape(-1)
-    size = grid_size(flat.size)
-    if a.ndim not in (1, 2) or size is None:
+    side = math.isqrt(flat.size)
+    if a.ndim not in (1, 2) or side * side != flat.size or not 4 <= side <= MAX_SIZE:
         raise PuzzleError(f"wrong shape {a.shape}: a puzzle is N x N with boxes (4x4, 6x6, 9x9, 16x16, ...; "
                           "as rows, or all values in one list)")
-    box_shape(size, box)
+    size = Shape.of(flat.size, box, boxes=boxes).size
     bad = np.flatnonzero((flat < 0) | (flat > size))
     if bad.size:
         k = int(bad[0])
@@ -227,21 +292,10 @@ def _parse_values(puzzle, box) -> np.ndarray:
     return flat.astype(np.uint8)
 
 
-def box_size(values: np.ndarray) -> int:
-    """``n`` for a puzzle of ``n**4`` cells (square boxes)."""
-    return math.isqrt(math.isqrt(values.size))
-
-
 def clashes(values: np.ndarray, box=None, symbols: str | None = None, *, boxes: bool = True) -> str | None:
     """Why the givens contradict each other ("digit 5 twice in row 3"), or None when they don't;
     ``boxes=False`` for a grid whose regions replace the boxes (jigsaw)."""
-    size = math.isqrt(values.size)
-    rows, cols = box_shape(size, box)
-    cell = np.arange(size * size).reshape(size, size)
-    box_cells = cell.reshape(size // rows, rows, size // cols, cols).swapaxes(1, 2).reshape(size, size)
-    units = (("row", cell), ("column", cell.T), ("box", box_cells))[:3 if boxes else 2]
-    return twice_in(values, [(f"{unit} {i + 1}", cells[i]) for unit, cells in units for i in range(size)],
-                    symbols)
+    return twice_in(values, Shape.of(values.size, box, boxes=boxes).units(), symbols)
 
 
 def twice_in(values: np.ndarray, units, symbols: str | None = None) -> str | None:
@@ -277,7 +331,7 @@ def to_text(values: np.ndarray, symbols: str | None = None) -> str:
     return _out_bytes(symbols, math.isqrt(values.size))[values].tobytes().decode("utf-32-le")
 
 
-def pretty(puzzle, *, box=None, symbols: str | None = None) -> str:
+def pretty(puzzle, *, box=None, symbols: str | None = None, boxes: bool = True) -> str:
     """A grid to read, boxes separated.
 
     >>> print(pretty("1...|..3.|.4..|...2"))
@@ -287,9 +341,10 @@ def pretty(puzzle, *, box=None, symbols: str | None = None) -> str:
     . 4 | . .
     . . | . 2
     """
-    values = puzzle if isinstance(puzzle, np.ndarray) else parse(puzzle, box=box, symbols=symbols)
-    size = math.isqrt(values.size)
-    rows, cols = box_shape(size, box)
+    values = puzzle if isinstance(puzzle, np.ndarray) else parse(puzzle, box=box, symbols=symbols, boxes=boxes)
+    shape = Shape.of(values.size, box, boxes=boxes)
+    size = shape.size
+    rows, cols = (shape.rows, shape.cols) if shape.boxes else (size, size)   # regions: no bars
     text = to_text(values, symbols)
     bar = "-+-".join(["-" * (2 * cols - 1)] * (size // cols))
     lines = []
@@ -352,109 +407,6 @@ def texts(answers: np.ndarray, symbols: str | None = None) -> list[str]:
     else:
         joined = _out_bytes(symbols, math.isqrt(width))[answers].tobytes().decode("utf-32-le")
     return [joined[k:k + width] for k in range(0, len(joined), width)]
-
-
-class Entry(NamedTuple):
-    """One puzzle (or other line) of a file, as :func:`read_lines` finds it."""
-
-    line: int             # where it starts (1-based)
-    text: str             # the line as read, or the lines of a grid joined by newlines
-    puzzle: str | None    # the puzzle's text; None for a line that holds no puzzle
-    error: PuzzleError | None = None
-    fields: list | None = None      # a CSV row's fields (for a header, the names)
-    variant: object = None          # the puzzle's own layout (a jigsaw's regions, a killer's cages)
-
-
-def read_lines(lines: Iterable[str], *, size: int | None = None) -> Iterator[Entry]:
-    """The puzzles of a file, one :class:`Entry` per puzzle or other line, in order.
-
-    A puzzle is one line (81 cells for 9x9; text after a ``,`` or ``:`` is ignored, as in the Kaggle
-    CSV ``quizzes,solutions`` and tdoku's ``puzzle:count``), or a grid over several lines, one row
-    per line, separators allowed. Blank lines, lines starting with ``#`` and a header (a first line
-    of letters, such as ``quizzes,solutions``, unless it is as long as a puzzle) are kept as
-    entries without a puzzle, so output can line up with input.
-
-    A line of 16 cells is a whole 4x4 puzzle, unless ``size`` is 16 or its cells stand apart as
-    :func:`pretty` writes them: then it is the first row of a 16x16 grid (and when no grid follows,
-    each line is read as a 4x4 puzzle after all); so for 36 cells (6x6 or a row of 36x36). ``size`` (the N of an N x N grid) says which lines
-    are rows where the length alone does not.
-
-    Rows become a grid only when they make a whole one. A row that does not is an error of its
-    own, under its own number, and the line that broke the grid off is read afresh: a short line
-    never swallows the puzzle after it. Lines end at LF only (a CR inside a line is a blank, as a
-    space is), so entries line up with the lines ``wc -l`` counts.
-
-    >>> [e.puzzle for e in read_lines(["# two puzzles", "1...|..3.|.4..|...2", "1 . | . .",
-    ...                                ". . | 3 .", "----+----", ". 4 | . .", ". . | . 2"])]
-    [None, '1...|..3.|.4..|...2', '1 . | . .\\n. . | 3 .\\n----+----\\n. 4 | . .\\n. . | . 2']
-    >>> [(e.line, e.puzzle, e.error and e.error.reason) for e in read_lines(["....", "1...|..3.|.4..|...2"])]
-    [(1, None, 'wrong length: 4 cells; a puzzle has N*N (16 for 4x4, 36 for 6x6, 81 for 9x9, 256 for 16x16, ...)'), (2, '1...|..3.|.4..|...2', None)]
-    """
-    grid: list[tuple[int, str, int]] = []     # (line, text, cells) of the grid being assembled
-    rows = width = 0
-    for number, raw in enumerate(lines, 1):
-        text = raw.rstrip("\r\n")
-        if number == 1:
-            text = text.removeprefix("\ufeff")      # a byte-order mark is no cell
-        if "\0" in text:
-            if grid:
-                yield from _broken_grid(grid, width)
-                grid = []
-            yield Entry(number, text, None, PuzzleError(NUL_LINE, line=number))
-            continue
-        puzzle = text.split(",", 1)[0].split(":", 1)[0].strip()
-        if len(puzzle) == 81 and not grid:     # the common case first: a 9x9 puzzle on one line
-            yield Entry(number, text, puzzle)
-            continue
-        cells = _IGNORED.sub("", puzzle)
-        if grid:
-            if (len(cells) == width or (not cells and text.strip())) and not text.startswith("#"):
-                grid.append((number, text, len(cells)))     # a row, or a separator line
-                rows += len(cells) > 0
-                if rows == width:
-                    joined = "\n".join(t for _, t, _ in grid)
-                    yield Entry(grid[0][0], joined, joined)
-                    grid = []
-                continue
-            yield from _broken_grid(grid, width)
-            grid = []
-        n = len(cells)
-        if not cells or text.startswith("#") or (number == 1 and cells.isalpha() and not grid_size(n)):
-            yield Entry(number, text, None)    # blank, separator, comment or header: kept
-        elif _is_row(n, size, puzzle):         # perhaps the first row of a grid
-            grid, width, rows = [(number, text, n)], n, 1
-        elif grid_size(n):                     # a whole puzzle on one line
-            yield Entry(number, text, puzzle)
-        else:
-            yield Entry(number, text, None, PuzzleError(_wrong_length(n), line=number))
-    if grid:
-        yield from _broken_grid(grid, width)
-
-
-def _is_row(cells: int, size: int | None, text: str) -> bool:
-    """Whether a line of ``cells`` cells begins a grid over several lines. A line that could be a
-    whole puzzle (16 cells: 4x4) is one, unless its cells stand apart as :func:`pretty` writes a
-    row (a 16x16 grid's first row)."""
-    if size is not None:
-        return cells == size
-    if grid_size(cells * cells) is None:
-        return False
-    return grid_size(cells) is None or all(len(t) == 1 for t in _APART.split(text.strip()))
-
-
-def _broken_grid(grid: list[tuple[int, str, int]], width: int) -> Iterator[Entry]:
-    """The lines of a grid that ended too soon, each its own entry: whole puzzles stay puzzles,
-    rows are errors, separators are kept as they are."""
-    rows = sum(1 for _, _, cells in grid if cells)
-    if rows == 1:
-        reason = _wrong_length(width)
-    else:
-        reason = f"grid ends after {rows} rows (lines {grid[0][0]}-{grid[-1][0]}), expected {width}"
-    for number, text, cells in grid:
-        if cells and grid_size(cells):
-            yield Entry(number, text, text.split(",", 1)[0].split(":", 1)[0].strip())
-        else:
-            yield Entry(number, text, None, PuzzleError(reason, line=number) if cells else None)
 
 
 def _wrong_length(cells: int) -> str:

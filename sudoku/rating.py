@@ -5,9 +5,14 @@ naked or a hidden single) takes one node per empty cell, plus one for the soluti
 those is a guess or a dead end. The rating is ``log2(1 + extra nodes)``, the extra nodes averaged
 over ``ORDERS`` searches in different orders (the puzzle itself and transformations of it drawn
 from the seed, :mod:`sudoku.transform`: the same puzzle with its items and options in another order),
-each proving uniqueness (limit 2), so that luck in one order does not decide. The levels cut that
-scale where the public sets part (see the README): kaggle_10k rates 0 (easy), 17clue 3.5 (median),
-top1465 8.6, forum_hardest_1905_11plus 11.2 and forum_hardest_1106 12.2.
+each proving uniqueness (limit 2), so that luck in one order does not decide. A variant is searched
+in the orders its rules allow (:mod:`sudoku.transform`); a killer, which none keeps, in its own
+order only. The levels cut that
+scale where the generator's minimal puzzles part, so that every level can be made in milliseconds
+(:mod:`sudoku.generator`): of 600 drawn, 43% rate 0 (easy: forced moves only), 14% 1 to 4.5, 19%
+4.5 to 5.5, 16% 5.5 to 6.5 and 8% above (diabolical). On the public sets the medians are:
+kaggle_10k 0 (easy), 17clue 3.5 (medium), top1465 8.6, forum_hardest_1905_11plus 11.2 and
+forum_hardest_1106 12.2 (all diabolical).
 """
 from __future__ import annotations
 
@@ -19,15 +24,15 @@ import numpy as np
 from dlx.search import whole
 from dlx.status import INVALID
 
-from . import encode, transform
-from .grid import PuzzleError, box_size, clashes, parse
-from .solver import map_chunks
+from . import encode, transform, variants
+from .grid import PuzzleError, Shape, clashes, parse
+from .pipeline import map_chunks
 
 #: Searches per puzzle: the puzzle as given and ORDERS - 1 transformations of it.
 ORDERS = 6
 #: Level names and the least rating of each (a rating below 1 is "easy": on average less than one
-#: node past the forced moves).
-LEVELS = {"easy": 0.0, "medium": 1.0, "hard": 5.0, "fiendish": 9.0, "diabolical": 11.5}
+#: node past the forced moves), cut by measurement (see above).
+LEVELS = {"easy": 0.0, "medium": 1.0, "hard": 4.5, "fiendish": 5.5, "diabolical": 6.5}
 
 
 class Rating(NamedTuple):
@@ -44,50 +49,66 @@ def level_of(score: float) -> str:
     return [name for name, least in LEVELS.items() if score >= least][-1]
 
 
-def rate(puzzle, *, seed: int = 0) -> Rating:
+def rate(puzzle, *, seed: int = 0, box=None, symbols: str | None = None, variant=None) -> Rating:
     """The :class:`Rating` of a puzzle with exactly one solution (a PuzzleError otherwise: a
-    puzzle without a unique solution has no difficulty).
+    puzzle without a unique solution has no difficulty). ``box``, ``symbols``, ``variant``: as for
+    :func:`sudoku.solve`.
 
     >>> rate("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
     Rating(score=0.0, level='easy', nodes=52.0)
     >>> rate("8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..").level
     'diabolical'
     """
-    rating = rate_values(parse(puzzle)[None, :], seed=seed)[0]
+    rating = next(rate_all([puzzle], seed=seed, box=box, symbols=symbols, variant=variant))
     if isinstance(rating, PuzzleError):
         raise rating
     return rating
 
 
-def rate_all(puzzles: Iterable, *, seed: int = 0, jobs: int | None = 1) -> Iterator[Rating | PuzzleError]:
+def rate_all(puzzles: Iterable, *, seed: int = 0, jobs: int | None = 1, box=None, symbols: str | None = None,
+             variant=None, variants_each: list | None = None) -> Iterator[Rating | PuzzleError]:
     """A :class:`Rating` for every puzzle, in input order, or the :class:`PuzzleError` that says
     why a puzzle has none (unreadable, no solution, several). Chunks of puzzles go to the kernel
     together, on ``jobs`` threads (0 or None: one per core), as :func:`sudoku.solve_all` does.
-    Cost: ``ORDERS`` searches proving uniqueness per puzzle."""
+    ``variants_each``: a variant per puzzle (a jigsaw's or killer's own layout). Cost: ``ORDERS``
+    searches proving uniqueness per puzzle."""
+    seed = whole(seed, "seed")
+    rules = variants.named(variant)
+    if variants_each is not None:
+        puzzles = zip(puzzles, variants_each)
+    else:
+        puzzles = ((p, rules) for p in puzzles)
+
     def work(chunk: list, stop) -> list:
-        values, out = [], [None] * len(chunk)
-        for k, p in enumerate(chunk):
+        out: list = [None] * len(chunk)
+        groups: dict = {}
+        for k, (p, rules) in enumerate(chunk):
             try:
-                values.append((k, parse(p)))
+                boxes = rules is None or rules.boxes
+                values = parse(p, box=box, symbols=symbols, boxes=boxes)
+                shape = Shape.of(values.size, box, boxes=boxes) if rules is None else rules.shape(values.size, box)
             except PuzzleError as e:
                 out[k] = e
-        by_size: dict[int, list] = {}
-        for k, v in values:
-            by_size.setdefault(v.size, []).append((k, v))
-        for group in by_size.values():
-            ratings = rate_values(np.stack([v for _, v in group]), seed=seed)
+                continue
+            groups.setdefault((shape, rules), []).append((k, values))
+        for (shape, rules), group in groups.items():
+            ratings = rate_values(np.stack([v for _, v in group]), shape, seed=seed, variant=rules, symbols=symbols)
             for (k, _), rating in zip(group, ratings):
                 out[k] = rating
         return out
     return map_chunks(work, puzzles, jobs=jobs, flatten=True)
 
 
-def rate_values(values: np.ndarray, *, seed: int = 0) -> list[Rating | PuzzleError]:
-    """Ratings of puzzles of one size, one per row of ``values``, all in ``ORDERS`` kernel calls."""
-    n = box_size(values[0])
-    batch = encode.batch(n)
+def rate_values(values: np.ndarray, shape: Shape | None = None, *, seed: int = 0, variant=None,
+                symbols: str | None = None) -> list[Rating | PuzzleError]:
+    """Ratings of puzzles of one shape and variant, one per row of ``values``, all in ``ORDERS``
+    kernel calls (one for a killer)."""
+    shape = shape or Shape.of(values.shape[1])
+    batch = encode.batch(shape, variant)
     rng = np.random.default_rng(whole(seed, "seed"))
-    orders = [values] + [transform.draw(n, rng).apply(values) for _ in range(ORDERS - 1)]
+    orders = [values]
+    if variant is None or not variant.cages:
+        orders += [transform.draw(shape, rng, variant).apply(values) for _ in range(ORDERS - 1)]
     results = [batch.solve(order, 2) for order in orders]
     counts = results[0].counts
     nodes = np.mean([r.nodes for r in results], axis=0)
@@ -96,7 +117,9 @@ def rate_values(values: np.ndarray, *, seed: int = 0) -> list[Rating | PuzzleErr
     out: list[Rating | PuzzleError] = []
     for k, (count, score, mean) in enumerate(zip(counts.tolist(), scores.tolist(), nodes.tolist())):
         if results[0].status[k] == INVALID:
-            out.append(PuzzleError(clashes(values[k]) or "the givens contradict each other"))
+            why = clashes(values[k], shape, symbols, boxes=shape.boxes)
+            why = why or (variant.clash(values[k], symbols, shape) if variant is not None else None)
+            out.append(PuzzleError(why or "the givens contradict each other"))
         elif count != 1:
             why = "no solution" if count == 0 else "more than one solution"
             out.append(PuzzleError(f"{why}: only a puzzle with one solution has a rating"))

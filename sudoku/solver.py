@@ -7,33 +7,25 @@ threads (``jobs``), since the kernel releases the GIL; results always come back 
 from __future__ import annotations
 
 import functools
-import itertools
 import threading
-from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NamedTuple
 
 import numpy as np
 
 import dlx
-from dlx import parallel, status
-from dlx.search import UNLIMITED, check_count, whole
+from dlx import status
+from dlx.search import UNLIMITED, check_count
 
 from . import encode, variants
-from .grid import PuzzleError, box_shape, clashes, grid_size, parse, parse_lines81, texts
+from .grid import PuzzleError, Shape, clashes, parse, parse_lines81, texts
+from .pipeline import map_chunks, threads
 
-CHUNK = 512     # puzzles per kernel call: the call costs nothing per puzzle, and threads share the work
 #: The fewest and the most puzzles per kernel call of :func:`solve_array`, which makes about eight
 #: chunks per thread: enough to even out hard and easy chunks, few enough that the Python per call
 #: (some 50 microseconds) stays far below the kernels' time.
 ARRAY_CHUNK_MIN, ARRAY_CHUNK = 32, 8192
-#: Puzzles per Dask task: a task costs milliseconds to schedule, so it carries a few thousand.
-DASK_CHUNK = 4096
-#: Puzzles read ahead of the answers at most, however many threads: lines, entries and results in
-#: flight take about 650 bytes a puzzle, so this is about 20 MB, and its 64 chunks keep 32 threads
-#: busy with one chunk each in the queue.
-READ_AHEAD = 1 << 15
 
 #: ``Result.status`` values, from dlx's one vocabulary (each equals its name: ``"solved"``, ...)
 SOLVED, NO_SOLUTION, INVALID, MAX_NODES = (dlx.Status.SOLVED, dlx.Status.NO_SOLUTION, dlx.Status.INVALID,
@@ -177,7 +169,7 @@ def solve_array(grid, *, limit: int = 1, jobs: int | None = 1, box=None) -> Solv
     """Solve many puzzles of one size given as an array of values (``(n, N*N)``, 0 for blanks;
     :func:`sudoku.grid.read_array` reads a file of 81-character lines into one), counting up to
     ``limit`` solutions each, on ``jobs`` threads (0 or None: one per core); ``box``: the box shape
-    where it is not the squarest (see :func:`sudoku.grid.box_shape`).
+    where it is not the squarest (see :meth:`sudoku.grid.Shape.of`).
 
     All the work per puzzle is in the kernel or whole-array numpy, outside the GIL, so threads
     scale even on easy puzzles; the only Python is per chunk (about eight chunks per thread, from
@@ -191,16 +183,16 @@ def solve_array(grid, *, limit: int = 1, jobs: int | None = 1, box=None) -> Solv
     grid = np.ascontiguousarray(grid)
     if grid.ndim != 2:
         raise ValueError(f"grid must be 2-D (one puzzle per row), not of shape {grid.shape}")
-    size = grid_size(grid.shape[1])
-    if size is None:
-        raise ValueError(f"a row of {grid.shape[1]} cells is no sudoku (N*N cells: 16, 36, 64, 81, ...)")
-    rows_, cols_ = box_shape(size, box)
+    try:
+        shape = Shape.of(grid.shape[1], box)
+    except PuzzleError as e:
+        raise ValueError(f"a row of {grid.shape[1]} cells is no sudoku: {e}") from None
     limit = check_count(limit, "limit", 1)
     jobs = threads(jobs)
     rows = grid.shape[0]
     solved = Solved(np.zeros(grid.shape, np.uint8), np.zeros(rows, np.int64), np.zeros(rows, np.int64),
                     np.zeros(rows, np.uint8))
-    solver = encode.batch(rows_ if rows_ == cols_ else (rows_, cols_))
+    solver = encode.batch(shape)
 
     def one(start: int) -> None:
         answer = solver.solve(grid[start:start + size], limit)
@@ -219,92 +211,6 @@ def solve_array(grid, *, limit: int = 1, jobs: int | None = 1, box=None) -> Solv
             for _ in pool.map(one, starts):
                 pass
     return solved
-
-
-def map_chunks(work: Callable[[list, threading.Event], list], items: Iterable, *,
-               jobs: int | None = 1, flatten: bool = False, chunk: int = CHUNK,
-               client: Any = None, ready: Callable[[], bool] | None = None) -> Iterator:
-    """``work(chunk, stop)`` on consecutive chunks of ``items``, in order, on ``jobs`` threads;
-    results are yielded as each chunk is done (one by one when ``flatten``). At most ``2 * jobs``
-    chunks and ``READ_AHEAD`` items are in flight, so memory grows neither with the input nor
-    with the thread count.
-
-    When the consumer stops early (Ctrl-C, an exception, the iterator dropped), ``stop`` is set and
-    the chunks not started are cancelled, so the threads end within milliseconds.
-
-    With a Dask ``client`` (a ``distributed.Client``, ``"local"`` or a scheduler's address; see
-    :mod:`dlx.distributed`), ``work(chunk)`` runs as tasks of ``DASK_CHUNK`` items (``work`` must
-    pickle: a module's function or a partial of one), two per worker thread in flight, and the
-    results still come in input order with flat memory.
-
-    ``ready()`` says whether another item can be read without waiting (input typed or piped in):
-    when it cannot, the chunk so far is worked on and its results yielded first, so each line is
-    answered as soon as no more input is waiting."""
-    source = iter(items)
-    if client is not None:
-        done = _on_dask(work, source, client)
-        return itertools.chain.from_iterable(done) if flatten else done
-    chunks = _chunks(source, whole(chunk, "chunk", 1), ready)
-    jobs = threads(jobs)
-    in_flight = max(1, min(2 * jobs, READ_AHEAD // whole(chunk, "chunk", 1)))
-    stop = threading.Event()
-    if jobs == 1:
-        done = (work(c, stop) for c in chunks)
-    else:
-        done = _threaded(work, chunks, min(jobs, in_flight), in_flight, stop, ready or _always)
-    return itertools.chain.from_iterable(done) if flatten else done
-
-
-def _on_dask(work, source, client):
-    from dlx import distributed
-    with distributed.connect(client) as client:
-        batches = iter(lambda: list(itertools.islice(source, DASK_CHUNK)), [])
-        yield from distributed.map_ordered(client, work, batches, in_flight=2 * distributed.threads(client))
-
-
-def _chunks(source: Iterator, size: int, ready: Callable[[], bool] | None) -> Iterator[list]:
-    if ready is None:
-        yield from iter(lambda: list(itertools.islice(source, size)), [])
-        return
-    chunk = []
-    for item in source:
-        chunk.append(item)
-        if len(chunk) >= size or not ready():
-            yield chunk
-            chunk = []
-    if chunk:
-        yield chunk
-
-
-def _always() -> bool:
-    return True
-
-
-def _threaded(work, chunks, jobs, in_flight, stop, ready):
-    pool = ThreadPoolExecutor(jobs)
-    try:
-        pending: deque = deque()
-        more = True
-        while True:
-            # read ahead while input is there; never wait for input while answers are due
-            while more and len(pending) < in_flight and (not pending or ready()):
-                nxt = next(chunks, None)
-                if nxt is None:
-                    more = False
-                else:
-                    pending.append(pool.submit(work, nxt, stop))
-            if not pending:
-                break
-            yield pending.popleft().result()
-    finally:
-        stop.set()
-        pool.shutdown(wait=True, cancel_futures=True)
-
-
-def threads(jobs: int | None) -> int:
-    """The number of threads for ``jobs``: 0 or None means one per core, and no more than the
-    cores (:func:`dlx.parallel.jobs_for`)."""
-    return parallel.jobs_for(whole(jobs, "jobs", 0) if jobs is not None else None)
 
 
 def solve_chunk(puzzles: list, limit: int = 1, *, stop: threading.Event | None = None,
@@ -336,8 +242,8 @@ def solve_chunk(puzzles: list, limit: int = 1, *, stop: threading.Event | None =
     for k, p in enumerate(puzzles):
         if values[k] is None:
             try:
-                values[k] = parse(p, box=box, symbols=symbols)
                 rules = variant if variants_each is None else variants_each[k]
+                values[k] = parse(p, box=box, symbols=symbols, boxes=rules is None or rules.boxes)
                 if rules is not None:
                     rules.fits(values[k].size)
             except PuzzleError as e:
@@ -350,8 +256,7 @@ def solve_chunk(puzzles: list, limit: int = 1, *, stop: threading.Event | None =
             rules = variant if variants_each is None else variants_each[k]
             by_kind.setdefault((values[k].size, rules), []).append(k)
     for (cells, rules), ks in by_kind.items():
-        size = round(cells ** 0.5)
-        shape = box_shape(size, box)
+        shape = Shape.of(cells, box, boxes=rules is None or rules.boxes)
         for k, result in zip(ks, _solve_grid(np.stack([values[k] for k in ks]), limit, stop, budget,
                                              shape, symbols, rules)):
             results[k] = result
@@ -361,9 +266,8 @@ def solve_chunk(puzzles: list, limit: int = 1, *, stop: threading.Event | None =
 def _solve_grid(grid: np.ndarray, limit: int, stop: threading.Event | None = None, max_nodes: int = UNLIMITED,
                 shape=None, symbols: str | None = None, rules=None) -> list[Result]:
     """Solve the puzzles of one size and variant, one per row of ``grid``, in one kernel call."""
-    size = round(grid.shape[1] ** 0.5)
-    shape = shape or box_shape(size)
-    answer = encode.batch(shape if shape[0] != shape[1] else shape[0], rules).solve(
+    shape = shape or Shape.of(grid.shape[1])
+    answer = encode.batch(shape, rules).solve(
         grid, limit, max_nodes=None if max_nodes == UNLIMITED else max_nodes, stop=stop)
     solutions = texts(answer.answers, symbols)
     counts, nodes = answer.counts.tolist(), answer.nodes.tolist()
@@ -382,7 +286,7 @@ def _failure(code: int, count: int, nodes: int, solution: str, values: np.ndarra
         return Result(solution if count else None, count, MAX_NODES, nodes, None)
     if code != status.INVALID:          # stopped
         return Result(None, 0, status.of_code(code), nodes, None)
-    reason = (clashes(values, shape, symbols, boxes=rules is None or rules.regions is None)
-              or (rules.clash(values, symbols) if rules is not None else None)
+    reason = (clashes(values, shape, symbols, boxes=shape.boxes)
+              or (rules.clash(values, symbols, shape) if rules is not None else None)
               or "the givens contradict each other")
     return Result(None, 0, INVALID, 0, PuzzleError(reason))

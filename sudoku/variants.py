@@ -24,7 +24,7 @@ import numpy as np
 
 from dlx.search import whole
 
-from .grid import _IGNORED, PuzzleError, box_shape, grid_size, twice_in
+from .grid import _IGNORED, PuzzleError, Shape, twice_in
 
 _UNIT_WORDS = {"d": "diagonal", "w": "window"}
 
@@ -97,6 +97,17 @@ class Variant:
         set_(self, "diagonals", bool(self.diagonals))
         set_(self, "windows", bool(self.windows))
 
+    @property
+    def boxes(self) -> bool:
+        """Whether the grid keeps its boxes (a jigsaw's regions replace them)."""
+        return self.regions is None
+
+    def shape(self, cells: int, box=None) -> Shape:
+        """The shape of a puzzle of ``cells`` cells under these rules (a PuzzleError when it does
+        not fit them)."""
+        self.fits(cells)
+        return Shape.of(cells, box, boxes=self.boxes)
+
     def fits(self, cells: int) -> None:
         """Raise :class:`PuzzleError` unless a puzzle of ``cells`` cells fits this layout."""
         if self.cells and self.cells != cells:
@@ -105,11 +116,12 @@ class Variant:
         if highest >= cells:
             raise PuzzleError(f"a cage holds cell {highest}, but the puzzle has {cells} cells")
 
-    def clash(self, values: np.ndarray, symbols: str | None = None) -> str | None:
+    def clash(self, values: np.ndarray, symbols: str | None = None, shape: Shape | None = None) -> str | None:
         """Why the givens break a rule of this variant beyond rows, columns and boxes ("digit 5
         twice in diagonal 1", "... in region 3", "... in cage 2"), or None."""
-        size = math.isqrt(values.size)
-        extra = self.units(size, None)
+        shape = shape or Shape.of(values.size, boxes=self.boxes)
+        size = shape.size
+        extra = self.units(shape)
         units = [(f"{_UNIT_WORDS[name[0]]} {sum(n[0] == name[0] for n, _ in extra[:k]) + 1}", cells)
                  for k, (name, cells) in enumerate(extra)]
         if self.regions is not None:
@@ -118,15 +130,16 @@ class Variant:
         units += [(f"cage {k + 1}", list(members)) for k, (_, members) in enumerate(self.cages)]
         return twice_in(values, units, symbols)
 
-    def units(self, size: int, box) -> list[tuple[str, list[int]]]:
+    def units(self, shape: Shape) -> list[tuple[str, list[int]]]:
         """The extra units as ``(item prefix, cells)``: each holds every value once."""
+        size = shape.size
         out = []
         if self.diagonals:
             out.append(("d0", [k * size + k for k in range(size)]))
             out.append(("d1", [k * size + size - 1 - k for k in range(size)]))
         if self.windows:
-            rows, cols = box_shape(size, box)
-            if rows != cols:
+            rows, cols = shape.rows, shape.cols
+            if rows != cols or not shape.boxes:
                 raise PuzzleError("windoku needs square boxes")
             starts = [1 + k * (rows + 1) for k in range(rows - 1)]
             for i, r0 in enumerate(starts):
@@ -134,11 +147,12 @@ class Variant:
                     out.append((f"w{i}{j}", [(r0 + r) * size + c0 + c for r in range(rows) for c in range(rows)]))
         return out
 
-    def check(self, values: np.ndarray, box=None) -> str | None:
+    def check(self, values: np.ndarray, shape: Shape | None = None) -> str | None:
         """Why the solved grid ``values`` breaks these rules (beyond rows, columns and boxes), or
         None. Cell by cell, independent of the exact cover: the tests' judge."""
-        size = int(round(values.size ** 0.5))
-        for name, cells in self.units(size, box):
+        shape = shape or Shape.of(values.size, boxes=self.boxes)
+        size = shape.size
+        for name, cells in self.units(shape):
             if sorted(values[cells].tolist()) != list(range(1, size + 1)):
                 return f"unit {name} does not hold every value once"
         if self.regions is not None:
@@ -176,7 +190,7 @@ def jigsaw(regions: str) -> Variant:
     (0, 0, 1, 1)
     """
     labels = _IGNORED.sub("", regions)
-    size = grid_size(len(labels)) or int(round(len(labels) ** 0.5))
+    size = math.isqrt(len(labels))
     if size * size != len(labels) or size < 4:
         raise PuzzleError(f"regions: {len(labels)} labels, not a square grid's N*N")
     order = list(dict.fromkeys(labels))
@@ -199,7 +213,7 @@ def killer(cages: str, sums) -> Variant:
     (7, (0, 1, 5))
     """
     labels = _IGNORED.sub("", cages)
-    size = int(round(len(labels) ** 0.5))
+    size = math.isqrt(len(labels))
     if size * size != len(labels) or size < 4:
         raise PuzzleError(f"cages: {len(labels)} labels, not a square grid's N*N")
     if isinstance(sums, str):

@@ -18,8 +18,9 @@ from support import EXAMPLES, INKALA, INKALA_SOLUTION, assert_solves, messages
 import sudoku
 from dlx import Batch, ExactCover, ProblemError, problems, read_dlx, write_dlx
 from sudoku.cli import main as sudoku_main
-from sudoku.grid import PuzzleError, read_lines
-from sudoku.solver import map_chunks
+from sudoku.files import read_lines
+from sudoku.grid import PuzzleError
+from sudoku.pipeline import map_chunks
 
 #: Options without a primary item (all-zero rows and the like) are skipped with a warning, as
 #: they should be; test_colours checks the warning itself.

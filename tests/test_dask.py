@@ -75,7 +75,7 @@ def test_a_worker_killed_mid_count_changes_nothing(client, tmp_path):
 
 def test_sudoku_batches_on_the_cluster_keep_their_order(client):
     import sudoku
-    from sudoku import solver
+    from sudoku import pipeline
     puzzles = [INKALA, "1" * 81, "....|..34|...2|3...", INKALA] * 3
     local = list(sudoku.solve_all(puzzles, limit=2))
     remote = list(sudoku.solve_all(puzzles, limit=2, client=client))
@@ -83,7 +83,7 @@ def test_sudoku_batches_on_the_cluster_keep_their_order(client):
     assert remote[0].solution == INKALA_SOLUTION
     assert str(remote[1].error) == str(local[1].error)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(solver, "DASK_CHUNK", 5)        # several tasks, results still in order
+        patch.setattr(pipeline, "DASK_CHUNK", 5)        # several tasks, results still in order
         again = list(sudoku.solve_all(puzzles, limit=2, client=client))
     assert [r.solution for r in again] == [r.solution for r in local]
 
@@ -110,11 +110,11 @@ def test_a_worker_killed_mid_sudoku_batch_changes_nothing(client, tmp_path, monk
     """Each batch is scattered to one worker; when that worker dies the batch is sent again (it
     ended in FutureCancelledError, and the promised retries could not run)."""
     import sudoku
-    from sudoku import solver
+    from sudoku import pipeline
     from sudoku.cli import main
     puzzles = [INKALA, "1" * 81, "....|..34|...2|3..."] * 8
     local = [(r.solution, r.count, r.status) for r in sudoku.solve_all(puzzles, limit=2)]
-    monkeypatch.setattr(solver, "DASK_CHUNK", 3)        # eight tasks, on both workers
+    monkeypatch.setattr(pipeline, "DASK_CHUNK", 3)        # eight tasks, on both workers
     for run in range(2):
         died = tmp_path / f"died{run}"
         victim = next(iter(client.scheduler_info()["workers"]))

@@ -22,9 +22,10 @@ import dlx
 import sudoku
 from dlx import parallel, problems
 from dlx.cli import main as dlx_main
-from sudoku import explainer, files, solver
+from sudoku import explainer, files, pipeline
 from sudoku.cli import main as sudoku_main
-from sudoku.grid import PuzzleError, read_lines
+from sudoku.files import read_lines
+from sudoku.grid import PuzzleError
 
 ONE_FILE = [HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
 FOUR = "1...|..3.|.4..|...2"
@@ -196,7 +197,7 @@ def test_every_line_of_abused_csv_is_answered_once_in_order(tmp_path, lines):
 def test_threads_are_capped_by_the_cores(monkeypatch):
     monkeypatch.setattr(parallel, "cores", lambda: 3)
     assert [parallel.jobs_for(j) for j in (None, 0, 1, 2, 3, 4, 10 ** 9)] == [3, 3, 1, 2, 3, 3, 3]
-    assert solver.threads(10 ** 9) == 3
+    assert pipeline.threads(10 ** 9) == 3
     started = []
     work = parallel._Pool.work
     monkeypatch.setattr(parallel._Pool, "work", lambda pool: started.append(1) or work(pool))

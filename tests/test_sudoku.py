@@ -256,7 +256,7 @@ def test_limits_and_counts():
 def test_whole_arrays_in_and_out_on_threads(monkeypatch):
     from sudoku import solver
     from sudoku.grid import lines, read_array
-    monkeypatch.setattr(solver, "CHUNK", 7)        # many chunks, several threads
+    monkeypatch.setattr(solver, "ARRAY_CHUNK_MIN", 7)        # several chunks, several threads
     data = (EXAMPLES / "top20.txt").read_bytes()
     solutions = (EXAMPLES / "top20.solutions.txt").read_text()
     values, ok = read_array(data)

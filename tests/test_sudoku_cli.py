@@ -10,7 +10,8 @@ from support import EXAMPLES, SHARED_DATA, assert_solves, messages
 
 import sudoku
 from sudoku.cli import main
-from sudoku.grid import PuzzleError, read_lines
+from sudoku.files import read_lines
+from sudoku.grid import PuzzleError
 
 MIXED = (EXAMPLES / "mixed.txt").read_text().split("\n")[:-1]
 
@@ -142,7 +143,7 @@ def test_a_byte_order_mark_is_no_cell(tmp_path, capsys):
     path.write_text("\ufeff" + (EXAMPLES / "top20.txt").read_text(), encoding="utf-8")
     assert main(["solve", str(path)]) == 0
     assert capsys.readouterr().out == (EXAMPLES / "top20.solutions.txt").read_text()
-    from sudoku.grid import read_lines
+    from sudoku.files import read_lines
     first = next(read_lines(["\ufeff" + "." * 81]))
     assert first.puzzle == "." * 81
 
@@ -203,8 +204,9 @@ def test_csv_with_a_header_keeps_its_columns(tmp_path, capsys):
     assert main(["solve", str(other), "--column", "grid"]) == 0
     rows = list(csv.reader(capsys.readouterr().out.splitlines()))
     assert rows[0] == ["key", "grid", "solution", "status"] and rows[1][0] == "k"
-    assert main(["solve", str(other), "--column", "puzzle"]) == 1
-    assert "no column 'puzzle' in the first line" in capsys.readouterr().err
+    assert main(["solve", str(other), "--column", "puzzle"]) == 2       # a usage error
+    err = capsys.readouterr().err
+    assert "no column 'puzzle' in the CSV header; its columns: 'key', 'grid'" in err and "--column" in err
 
 
 def test_formats_for_lines(capsys):
@@ -260,12 +262,13 @@ def test_every_command_takes_a_format(tmp_path, capsys):
     path.write_text(f"# two\n{INKALA}\n{'1' * 81}\n")
     assert main(["rate", str(path), "--format", "csv"]) == 1
     rows = list(csv.reader(capsys.readouterr().out.splitlines()))
-    assert rows[0] == ["line", "puzzle", "score", "level"] and rows[1][:2] == ["1", ""]
+    assert rows[0] == ["line", "puzzle", "score", "level", "status"] and rows[1] == ["1", "# two", "", "", ""]
     assert rows[2][:2] == ["2", INKALA] and float(rows[2][2]) == round(sudoku.rate(INKALA).score, 2)
-    assert rows[3][:2] == ["3", "1" * 81] and rows[3][2:] == ["", ""]
-    assert main(["shuffle", str(path), "--format", "jsonl", "--seed", "1"]) == 0     # clashes stay clashes
+    assert rows[3][:2] == ["3", "1" * 81] and rows[3][2:] == ["", "", "invalid"]
+    assert main(["shuffle", str(path), "--format", "jsonl", "--seed", "1"]) == 1     # a clash is no puzzle to disguise
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert records[0] == {"line": 1, "text": "# two"} and len(set(records[2]["shuffled"])) == 1
+    assert records[0] == {"line": 1, "text": "# two"}
+    assert records[2] == {"line": 3, "puzzle": "1" * 81, "status": "invalid", "error": "digit 1 twice in row 1"}
     assert sudoku.count(records[1]["shuffled"]) == 1 and records[1]["puzzle"] == INKALA
     assert main(["generate", "2", "--seed", "5", "--format", "pretty"]) == 0
     grids = capsys.readouterr().out.strip().split("\n\n")
