@@ -134,13 +134,15 @@ class Batch:
         return result
 
     def reduce(self, row, units: Sequence[Sequence[int]] | None = None, *, keep: int = 0,
-               minimal: bool = True) -> np.ndarray:
+               minimal: bool = True, max_nodes: int | None = None) -> np.ndarray:
         """``row`` with values taken away while it keeps exactly one solution: the groups of each
         unit of ``units`` (default: every group alone, in order) go together, in the order given,
         if the row without them still has one solution; else they stay for good (taking more away
         only adds solutions). So the result is *minimal*: no unit can go. It stops at ``keep``
-        values, and with ``minimal=False`` at the first unit that has to stay. This is how
-        puzzles are made: a solution as the row, then its values taken away in a random order.
+        values, and with ``minimal=False`` at the first unit that has to stay. ``max_nodes`` bounds
+        each test after the first: a unit whose test needs more nodes stays (the row stays unique,
+        but need not be minimal). This is how puzzles are made: a solution as the row, then its
+        values taken away in a random order.
 
         >>> from dlx import problems
         >>> batch = Batch(problems.queens(4), [4, 4, 4, 4])
@@ -159,15 +161,16 @@ class Batch:
             raise ValueError(f"units must name each group (0 to {self.n_groups - 1}) at most once")
         ends = np.cumsum([len(unit) for unit in units], dtype=np.int64)
         keep = whole(keep, "keep")
+        budget = check_count(max_nodes, "max_nodes")
         reducer = getattr(self.engine, "reduce_row", None)
         if reducer is None:
-            count = self._reduce(values, flat, ends, keep, minimal)
+            count = self._reduce(values, flat, ends, keep, minimal, budget)
         else:
             prepared = self._prepared
             structure = prepared.acquire()
             try:
                 count = reducer(structure, self._scratch(), self.first_node, self.group_start, values, flat,
-                                ends, keep, bool(minimal))
+                                ends, keep, bool(minimal), budget)
             finally:
                 prepared.release(structure)
         if count != 1:
@@ -175,7 +178,8 @@ class Batch:
             raise ValueError(f"only a row with exactly one solution can be reduced: {why}")
         return values
 
-    def _reduce(self, values: np.ndarray, units: np.ndarray, ends: np.ndarray, keep: int, minimal: bool) -> int:
+    def _reduce(self, values: np.ndarray, units: np.ndarray, ends: np.ndarray, keep: int, minimal: bool,
+                budget: int) -> int:
         """:meth:`reduce` one search per call, for engines without a kernel of their own for it."""
         first = self._solve(values[None, :], 2, UNLIMITED, None)
         if first.status[0] == INVALID:
@@ -191,7 +195,8 @@ class Batch:
                 continue
             trial = values.copy()
             trial[unit] = 0
-            if given - size >= keep and self._solve(trial[None, :], 2, UNLIMITED, None).counts[0] == 1:
+            test = self._solve(trial[None, :], 2, budget, None) if given - size >= keep else None
+            if test is not None and test.counts[0] == 1 and test.status[0] != MAX_NODES:
                 values[:] = trial
                 given -= size
             elif not minimal and given - size >= keep:

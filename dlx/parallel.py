@@ -386,14 +386,15 @@ def run(problem: ExactCover, *, jobs: int | None = None, client: Any = None, col
         result = distributed.run(searched, name, client, collect=collect, limit=limit, max_nodes=max_nodes,
                                  order=order, progress=progress)
     else:
-        prepared = searched._prepare(name)
-        pool = _Pool(jobs_for(jobs), prepared.engine, prepared, collect=collect, limit=limit,
-                     max_nodes=max_nodes)
+        pool = None
         try:
+            prepared = searched._prepare(name)
+            pool = _Pool(jobs_for(jobs), prepared.engine, prepared, collect=collect, limit=limit,
+                         max_nodes=max_nodes)
             outcomes = pool.run(Piece(np.zeros(0, np.uint32)))
         except KeyboardInterrupt:
-            so_far = merge(pool.outcomes, name, limit=limit, seconds=time.perf_counter() - started, order=order,
-                           collect=collect)
+            so_far = merge(pool.outcomes if pool is not None else [], name, limit=limit,
+                           seconds=time.perf_counter() - started, order=order, collect=collect)
             problem._note(so_far.stats)
             raise Interrupted(so_far) from None
         result = merge(outcomes, name, limit=limit, seconds=time.perf_counter() - started, order=order,

@@ -178,12 +178,12 @@ def _answer_source(job: _Job, name: str, number: int, tally: Tally, work: Callab
                     sys.stdout.flush()
                 bar.update(sum([entry.text.count("\n") + 1 for entry, _ in chunk]))
         sys.stdout.flush()
-    except ConnectionError as e:      # no Dask scheduler at the address given (--dask)
-        print(f"sudoku: error: {e}", file=sys.stderr)
-        return True
-    except BrokenPipeError:
+    except BrokenPipeError:           # (a ConnectionError too: first)
         # the reader went away (`sudoku solve big.txt | head`): stop quietly, as other filters do
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return True
+    except ConnectionError as e:      # no Dask scheduler at the address given (--dask)
+        print(f"sudoku: error: {e}", file=sys.stderr)
         return True
     except ColumnError as e:
         raise ColumnError(f"{name}: {e.reason}") from None
@@ -259,7 +259,7 @@ def _solve_or_count(job: _Job, tally: Tally, judge, columns: list[str]) -> int:
     started = time.perf_counter()
     work = functools.partial(_solve_entries, limit=job.limit, max_nodes=args.max_nodes, box=job.box,
                              symbols=job.symbols, variant=job.variant,
-                             alone=args.command == "count" and args.dask is None and threads(args.jobs) > 1)
+                             alone=args.command == "count" and args.dask is None)
     failed = _answer_all(job, tally, work, judge, columns, jobs=args.jobs, client=args.dask)
     if args.stats:
         _stats(tally, time.perf_counter() - started)
@@ -286,8 +286,9 @@ def _load(job: _Job) -> None:
 
 
 class _Alone:
-    """A puzzle that came alone in its chunk, for ``count --jobs``: counted by the main thread
-    with the engine's split search (so Ctrl-C reaches it and keeps the count so far)."""
+    """A puzzle that came alone in its chunk, for ``count``: counted by the main thread with a
+    search of its own, split over ``--jobs`` threads (and Ctrl-C reaches it and keeps the count so
+    far)."""
 
 
 def _solve_entries(entries: list[Entry], stop=None, *, alone: bool = False, **how) -> list:
@@ -398,17 +399,32 @@ class _Counts(_Solutions):
         if problem is None:
             return Result(None, 1, SOLVED, 0, None)
         limit = None if job.limit == sys.maxsize else job.limit
+        jobs = threads(job.args.jobs)
         from dlx import parallel
         try:
-            count = problem.count(limit, max_nodes=job.args.max_nodes, jobs=threads(job.args.jobs))
+            if jobs == 1:
+                with problem.search(limit=limit, max_nodes=job.args.max_nodes) as run:
+                    try:
+                        count = run.count()
+                    except KeyboardInterrupt:
+                        self.interrupted(entry, run.stats.solutions, run.stats.nodes)
+                        raise
+                    stats = run.stats
+            else:
+                count = problem.count(limit, max_nodes=job.args.max_nodes, jobs=jobs)
+                stats = problem.stats
         except parallel.Interrupted as e:
-            so_far = e.so_far
-            self.tally.so_far = (f"line {entry.line}: at least {so_far.count:,} solutions so far "
-                                 f"({so_far.stats.nodes:,} nodes)")
+            self.interrupted(entry, e.so_far.count, e.so_far.stats.nodes)
             raise
-        stats = problem.stats
+        except KeyboardInterrupt:
+            if not self.tally.so_far:          # before the search began
+                self.interrupted(entry, 0, 0)
+            raise
         status = MAX_NODES if stats.status == "max_nodes" else SOLVED if count else NO_SOLUTION
         return Result(None, count, status, stats.nodes, None)
+
+    def interrupted(self, entry: Entry, count: int, nodes: int) -> None:
+        self.tally.so_far = f"line {entry.line}: at least {count:,} solutions so far ({nodes:,} nodes)"
 
 
 # --- rate, shuffle, explain

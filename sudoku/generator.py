@@ -29,6 +29,10 @@ from .rating import LEVELS, rate_values
 TRIES = 1000
 #: The largest grid side generated: on 25x25 grids the uniqueness searches take minutes.
 LARGEST = 16
+#: Search nodes a removal's uniqueness test may take on grids larger than 9x9, where a few tests
+#: of a minimal puzzle can take millions (a 16x16 puzzle took 80 s that way): a given whose test
+#: needs more stays, so such a puzzle is unique but may keep a given or two that could go.
+REMOVAL_NODES = 20_000
 
 
 def generate(*, seed: int | None = None, symmetric: bool = False, minimal: bool = True,
@@ -106,13 +110,15 @@ class _Maker:
         self.shape, self.rules, self.rng = shape, rules, rng
         self.symmetric, self.minimal, self.clues = symmetric, minimal, clues
         self.batch = encode.batch(shape, rules)
+        self.budget = None if shape.size <= 9 else REMOVAL_NODES
         self.grid = np.zeros(shape.cells, np.uint8)
 
     def one(self) -> np.ndarray:
         """A grid, then removals in a random order while the puzzle stays unique."""
         self.grid = solved_grid(self.shape, self.rng, self.rules)
         units = removal_order(self.shape, self.rng, self.symmetric)
-        return self.batch.reduce(self.grid, units, keep=self.clues or 0, minimal=self.minimal)
+        return self.batch.reduce(self.grid, units, keep=self.clues or 0, minimal=self.minimal,
+                                 max_nodes=self.budget)
 
     def level(self, puzzle: np.ndarray) -> str:
         rating = rate_values(puzzle[None, :], self.shape, variant=self.rules)[0]

@@ -57,9 +57,17 @@ def test_dlx_count_of_queens16_stops_on_sigint(tmp_path):
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
-@pytest.mark.parametrize("jobs", ["1", "2"])
-def test_sudoku_count_of_an_empty_grid_stops_on_sigint(jobs):
-    status, err = interrupt("sudoku", ["count", "-", "--jobs", jobs], "dlx.batch:Batch.solve", stdin="." * 81 + "\n")
+@pytest.mark.parametrize("jobs, search", [("1", "dlx.search:Search.count"), ("2", "dlx.parallel:run")])
+def test_sudoku_count_of_an_empty_grid_stops_on_sigint_with_the_count_so_far(jobs, search):
+    status, err = interrupt("sudoku", ["count", "-", "--jobs", jobs], search, stdin="." * 81 + "\n")
+    assert status == 130
+    assert re.fullmatch(r"sudoku: interrupted after 0 puzzles \(0 solved, 0 no solution, 0 invalid; 0 nodes\); "
+                        r"line 1: at least [\d,]+ solutions so far \([\d,]+ nodes\)\n", err)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_sudoku_count_of_many_puzzles_stops_on_sigint():
+    status, err = interrupt("sudoku", ["count", "-"], "dlx.batch:Batch.solve", 2, stdin=("." * 81 + "\n") * 3)
     assert status == 130
     assert err == "sudoku: interrupted after 0 puzzles (0 solved, 0 no solution, 0 invalid; 0 nodes)\n"
 

@@ -312,24 +312,28 @@ def _pop(n, L, stack, sp):
 
 
 @njit(cache=True, nogil=True)
-def _count2(L, choice, state):
-    """Solutions of what is selected, up to 2; the links are as they were after."""
+def _count2(L, choice, state, budget):
+    """Solutions of what is selected, up to 2, within ``budget`` nodes (2 when it runs out: not
+    proven unique); the links are as they were after."""
     state[:] = 0
     none = np.zeros(0, np.int32)
-    found = search(L, choice, state, 2, np.int64(1) << 62, np.int64(1) << 62, False, none, none)
+    found = search(L, choice, state, 2, budget, np.int64(1) << 62, False, none, none)
     if state[PHASE] != st.COMPLETE:
+        if state[PHASE] == st.MAX_NODES:
+            found = 2
         unwind(L, choice, state)
     return found
 
 
 @njit(cache=True, nogil=True)
-def reduce_row(L, first_node, group_start, row, units, unit_ends, keep, minimal, choice, state, stack,
+def reduce_row(L, first_node, group_start, row, units, unit_ends, keep, minimal, budget, choice, state, stack,
                fixed):
     """Take the values of ``row`` away, unit by unit (unit ``u`` is the groups
     ``units[unit_ends[u-1]:unit_ends[u]]``), in unit order, keeping each removal that leaves exactly
     one solution, and stopping at ``keep`` values (or, unless ``minimal``, at the first unit that
-    has to stay). ``row`` is changed in place. Returns the solutions of the row as given, up to 2
-    (the row is reduced only when that is 1), or -1 when its values clash.
+    has to stay). A test that needs more than ``budget`` nodes keeps its unit (not proven to go).
+    ``row`` is changed in place. Returns the solutions of the row as given, up to 2 (the row is
+    reduced only when that is 1), or -1 when its values clash.
 
     Every value stays selected between tests, so a test costs a search, not a row's selection:
     the units wait on the stack in reverse order (unit ``t`` on top when its turn comes), under
@@ -367,7 +371,7 @@ def reduce_row(L, first_node, group_start, row, units, unit_ends, keep, minimal,
     if clash:
         _pop(sp, L, stack, sp)
         return -1
-    count = _count2(L, choice, state)
+    count = _count2(L, choice, state, np.int64(1) << 62)
     if count != 1:
         _pop(sp, L, stack, sp)
         return count
@@ -382,7 +386,7 @@ def reduce_row(L, first_node, group_start, row, units, unit_ends, keep, minimal,
         sp = _pop(on_top + size, L, stack, sp)
         for f in range(n_fixed):
             sp += _push(fixed[f], units, unit_ends, row, first_node, group_start, L, stack, sp)
-        if given - size >= keep and _count2(L, choice, state) == 1:
+        if given - size >= keep and _count2(L, choice, state, budget) == 1:
             for k in range(unit_ends[t - 1] if t else 0, unit_ends[t]):
                 row[units[k]] = 0
             given -= size

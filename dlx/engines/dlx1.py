@@ -378,9 +378,9 @@ class DLX1:
         return solve_batch(structure, pristine, *arrays, *scratch.arrays())
 
     def reduce_row(self, structure, scratch, first_node, group_start, row, units, unit_ends, keep,
-                   minimal) -> int:
+                   minimal, budget) -> int:
         """See ``batch.reduce_row``: the values of ``row`` taken away while it stays unique."""
         from .batch import reduce_row
         return reduce_row(structure, first_node, group_start, row, units, unit_ends, keep, minimal,
-                          scratch.machine.choice, scratch.machine.state, scratch.chosen,
+                          np.int64(budget), scratch.machine.choice, scratch.machine.state, scratch.chosen,
                           np.zeros(unit_ends.size, np.int64))
