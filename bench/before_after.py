@@ -18,10 +18,12 @@ from ../shared/data and are skipped when it is absent.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import importlib
 import json
 import math
+import os
 import re
 import shutil
 import subprocess
@@ -43,6 +45,8 @@ CASES = {
     "langford12": ("dlx", lambda m: m.problems.langford(12).count, 21),
     "top1465 limit 2": ("sudoku", lambda m: _sudoku_set(m, "top1465"), 21),
     "17clue limit 2": ("sudoku", lambda m: _sudoku_set(m, "17clue"), 11),
+    "sudoku solve kaggle_10k x10": ("sudoku", lambda m: _sudoku_command(m, "kaggle_10k", 10), 11),
+    "sudoku solve 17clue": ("sudoku", lambda m: _sudoku_command(m, "17clue", 1), 11),
 }
 
 
@@ -52,6 +56,22 @@ def _sudoku_set(sudoku, name: str):
         return None
     puzzles = path.read_text().split()
     return lambda: sum(r.count for r in sudoku.solve_all(puzzles, limit=2, jobs=1))
+
+
+def _sudoku_command(sudoku, name: str, copies: int):
+    """The ``sudoku solve`` command (its ``main``, in process) on ``copies`` copies of a set, the
+    output to /dev/null: the batch path of the command, reading and writing included."""
+    path = SHARED / f"{name}.txt"
+    if not path.is_file():
+        return None
+    source = Path(tempfile.mkdtemp()) / f"{name}x{copies}.txt"
+    source.write_text(path.read_text() * copies)
+    main = importlib.import_module(f"{sudoku.__name__}.cli").main
+
+    def run() -> int:
+        with open(os.devnull, "w") as sink, contextlib.redirect_stdout(sink):
+            return main(["solve", str(source), "--quiet"])
+    return run
 
 
 def load_tree(tree: Path, scratch: Path, suffix: str) -> dict[str, object]:

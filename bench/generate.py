@@ -2,6 +2,12 @@
 puzzles are like (givens, minimal or not, rating).
 
     python bench/generate.py [--puzzles 500] [--rounds 5]
+    python bench/generate.py --levels-and-sizes [--seeds 20]
+
+The second form times what the levels and the other sizes cost: ``sudoku generate 10 --difficulty
+LEVEL --seed S`` as a whole process (CPU time of the child, start-up included) for 5 seeds per
+level, and one puzzle of each size (6x6, 12x12, 16x16) in process for each of ``--seeds`` seeds,
+median and worst.
 
 Ours is timed in process after a warm-up (CPU time, the kernels loaded), and as a whole command
 (`sudoku generate N`, start-up included). QQWing (`qqwing --generate N --one-line`, the Debian
@@ -66,11 +72,43 @@ def describe(name: str, puzzles: list[str]) -> str:
             f"| {statistics.median(scores):.2f} | {', '.join(f'{k} {v}' for k, v in levels.items())} |")
 
 
+def levels_and_sizes(seeds: int) -> None:
+    """CPU seconds for each level (whole commands) and each size (in process), median and worst."""
+    from sudoku.rating import LEVELS
+    command = [str(Path(sys.executable).parent / "sudoku"), "generate", "10", "--quiet"]
+    print("| level | `sudoku generate 10 --difficulty LEVEL --seed S`, CPU s per process: S = 1..5 | worst |")
+    print("|---|---|---:|")
+    for level in LEVELS:
+        times = []
+        for seed in range(1, 6):
+            seconds, out = child_cpu([*command, "--difficulty", level, "--seed", str(seed)])
+            assert all(sudoku.rate(p).level == level for p in out.split())
+            times.append(seconds)
+        print(f"| {level} | {', '.join(f'{t:.2f}' for t in times)} | {max(times):.2f} |")
+    print(f"\n| size | one puzzle, CPU ms in process: median of {seeds} seeds | worst | mean givens |")
+    print("|---|---:|---:|---:|")
+    for size in (6, 9, 12, 16):
+        sudoku.generate(seed=0, size=size)
+        times, givens = [], []
+        for seed in range(seeds):
+            started = time.process_time()
+            puzzle = sudoku.generate(seed=seed, size=size)
+            times.append(time.process_time() - started)
+            givens.append(sum(ch != "." for ch in puzzle))
+        print(f"| {size}x{size} | {1000 * statistics.median(times):.1f} | {1000 * max(times):.1f} | "
+              f"{statistics.mean(givens):.1f} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--puzzles", type=int, default=500)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--levels-and-sizes", action="store_true", help="time the levels and the sizes instead")
+    parser.add_argument("--seeds", type=int, default=20)
     args = parser.parse_args()
+    if args.levels_and_sizes:
+        levels_and_sizes(args.seeds)
+        return
     n = args.puzzles
     qqwing = shutil.which("qqwing")
     sudoku_command = [str(Path(sys.executable).parent / "sudoku")]

@@ -1,18 +1,20 @@
 """Where puzzles come from: files, standard input, command-line arguments; lines, grids and CSV.
 
 Every format the ``sudoku`` command reads is read here, and :func:`read_puzzles` offers the same to
-Python. One input line (or grid, or CSV row) becomes one :class:`sudoku.grid.Entry`, so the command can answer
+Python. One input line (or grid, or CSV row) becomes one :class:`Entry`, so the command can answer
 each with one line of output, in order.
 
-- Lines: :func:`sudoku.grid.read_lines` (a puzzle per line, grids over several lines, comments,
-  blank lines and a header kept).
+- Lines: :func:`read_lines` (a puzzle per line, grids over several lines, comments, blank lines
+  and a header kept).
 - CSV with a header: read with the csv module; the column named ``puzzle`` (or ``quizzes``,
   ``quiz``, ``puzzles``, or the one asked for) holds the puzzle; the other fields are kept for the
   output. Jigsaw and killer layouts come from columns ``regions``, ``cages`` and ``sums``.
 - Jigsaw and killer without a header: ``puzzle,regions`` and ``puzzle,cages,sums`` per line (an
   empty puzzle field is an empty grid).
 - Standard input from a terminal or a pipe is read as it comes (:class:`Stream`), so a line typed
-  or written by another program is answered before the next arrives.
+  or written by another program is answered before the next arrives; there the rows of a grid
+  must come together (:data:`GRID_PAUSE`).
+- A first line of names without a puzzle column is a :class:`ColumnError` (a usage error).
 """
 from __future__ import annotations
 

@@ -81,9 +81,19 @@ def test_quick_puzzles_are_unique():
         assert givens(quick).sum() >= givens(sudoku.generate(seed=seed)).sum()
 
 
-def test_difficulty_is_rated_so():
-    puzzle = sudoku.generate(seed=2, difficulty="medium")
-    assert sudoku.rate(puzzle).level == "medium" and sudoku.count(puzzle, limit=2) == 1
+@pytest.mark.parametrize("level", list(rating.LEVELS))
+def test_every_level_is_made_and_rated_so(level):
+    for seed in range(2):
+        puzzle = sudoku.generate(seed=seed, difficulty=level)
+        assert sudoku.rate(puzzle).level == level and sudoku.count(puzzle, limit=2) == 1
+
+
+def test_the_command_and_the_api_share_their_defaults():
+    from sudoku.cli import _parser
+    args = _parser().parse_args(["generate", "1"])
+    assert args.tries == generator.TRIES and args.size is None
+    with pytest.raises(ValueError, match="no diabolical puzzle in 1 tries; ask for more tries"):
+        sudoku.generate(seed=0, difficulty="diabolical", tries=1)
 
 
 @pytest.mark.parametrize("bad, message", [({"size": 25}, "the grid's side, 4 to 16"), ({"size": 5}, "5 is prime"), ({"size": 1}, "size"),
