@@ -275,17 +275,22 @@ def ask(child: subprocess.Popen, line: str) -> str:
 
 @pytest.mark.skipif(sys.platform == "win32", reason="select on pipes")
 @pytest.mark.parametrize("command, answer", [(["solve"], "1234341221434321"), (["count", "--limit", "5"], "5+"),
-                                             (["shuffle", "--seed", "1"], None), (["rate"], "rating")])
+                                             (["shuffle", "--seed", "1"], None), (["rate"], "rating"),
+                                             (["explain"], "1. r1c4 can only be 3")])
 def test_a_coprocess_gets_each_answer_before_writing_the_next_line(command, answer):
     child = subprocess.Popen([sys.executable, "-m", "sudoku", *command], stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
     try:
         for line in ("1...", "TODO", "123456789"):           # short and bad lines, each answered alone
             assert ask(child, line) == f"# {line}\n"
-        puzzle = "1..............." if command[0] != "rate" else sudoku.generate(seed=3, size=4)
+        puzzle = sudoku.generate(seed=3, size=4) if command[0] in ("rate", "explain") else "1..............."
         got = ask(child, puzzle).rstrip("\n")
         if answer is None:
             assert sudoku.count(got, limit=10) == sudoku.count(puzzle, limit=10)
+        elif command[0] == "explain":
+            assert got == ""            # a blank line between explanations, then the first step
+            assert child.stdout.readline() == answer + "\n"
+            return
         elif answer == "rating":
             rating = sudoku.rate(puzzle)
             assert got == f"{rating.score:.2f} {rating.level}"
