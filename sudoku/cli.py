@@ -131,6 +131,8 @@ def _job(args) -> _Job:
         name = getattr(args, "variant", "standard")
         layout = name if name in ("jigsaw", "killer") else None
         variant = None if layout else variants.named(name)
+        if box is not None and variant is not None:
+            variant.shape(Shape.boxed(box).cells, box)        # rules that need other boxes
     except (PuzzleError, ValueError) as e:
         raise _Usage(getattr(e, "reason", e)) from None
     fmt = "pretty" if getattr(args, "pretty", False) else args.format
@@ -282,7 +284,10 @@ def _stats(tally: Tally, seconds: float) -> None:
 def _load(job: _Job) -> None:
     """Build the solver and load its kernel before the clock starts."""
     shape = Shape.boxed(job.box) if job.box else Shape.of(81)
-    encode.batch(shape, job.variant).solve(np.zeros((1, shape.cells), np.uint8), 1)
+    try:
+        encode.batch(shape, job.variant).solve(np.zeros((1, shape.cells), np.uint8), 1)
+    except PuzzleError as e:          # rules that do not fit the boxes asked for (windoku on 2x3)
+        raise _Usage(e.reason) from None
 
 
 class _Alone:

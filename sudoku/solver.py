@@ -245,7 +245,7 @@ def solve_chunk(puzzles: list, limit: int = 1, *, stop: threading.Event | None =
                 rules = variant if variants_each is None else variants_each[k]
                 values[k] = parse(p, box=box, symbols=symbols, boxes=rules is None or rules.boxes)
                 if rules is not None:
-                    rules.fits(values[k].size)
+                    rules.shape(values[k].size, box)
             except PuzzleError as e:
                 if strict:
                     raise

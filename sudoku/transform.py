@@ -87,9 +87,7 @@ def shuffle(puzzle, seed: int | None = None, *, box=None, symbols: str | None = 
     rng = np.random.default_rng(None if seed is None else whole(seed, "seed"))
     boxes = variant is None or variant.boxes
     values = parse(puzzle, box=box, symbols=symbols, boxes=boxes)
-    shape = Shape.of(values.size, box, boxes=boxes)
-    if variant is not None:
-        variant.fits(values.size)
+    shape = Shape.of(values.size, box, boxes=boxes) if variant is None else variant.shape(values.size, box)
     why = clashes(values, shape, symbols, boxes=boxes) or (variant.clash(values, symbols, shape) if variant else None)
     if why:
         raise PuzzleError(why)

@@ -104,9 +104,12 @@ class Variant:
 
     def shape(self, cells: int, box=None) -> Shape:
         """The shape of a puzzle of ``cells`` cells under these rules (a PuzzleError when it does
-        not fit them)."""
+        not fit them: another layout's size, windows without square boxes)."""
         self.fits(cells)
-        return Shape.of(cells, box, boxes=self.boxes)
+        shape = Shape.of(cells, box, boxes=self.boxes)
+        if self.windows:
+            self.units(shape)                  # windows need square boxes
+        return shape
 
     def fits(self, cells: int) -> None:
         """Raise :class:`PuzzleError` unless a puzzle of ``cells`` cells fits this layout."""
@@ -140,7 +143,8 @@ class Variant:
         if self.windows:
             rows, cols = shape.rows, shape.cols
             if rows != cols or not shape.boxes:
-                raise PuzzleError("windoku needs square boxes")
+                raise PuzzleError(f"windoku needs square boxes, not {rows}x{cols}" if shape.boxes
+                                  else "windoku needs square boxes, not regions")
             starts = [1 + k * (rows + 1) for k in range(rows - 1)]
             for i, r0 in enumerate(starts):
                 for j, c0 in enumerate(starts):

@@ -301,3 +301,15 @@ def test_a_coprocess_gets_each_answer_before_writing_the_next_line(command, answ
     finally:
         child.stdin.close()
         child.wait(timeout=60)
+
+
+@pytest.mark.parametrize("command", ["solve", "count", "rate", "shuffle", "explain"])
+def test_rules_that_do_not_fit_a_shape_fail_that_line_only(command, capsys):
+    assert main([command, "--variant", "windoku", str(EXAMPLES / "6x6.txt"), str(EXAMPLES / "windoku.txt")]) == 1
+    captured = capsys.readouterr()
+    assert messages(captured.err).count("windoku needs square boxes, not 2x3") == 2
+    six = [line for line in (EXAMPLES / "6x6.txt").read_text().split("\n") if line and line[0] != "#"]
+    assert all(f"\n# {line}\n" in captured.out for line in six)      # echoed, and the 9x9 ones answered
+    assert messages(captured.err).count("sudoku: ") == 2
+    assert main([command, "--variant", "windoku", "--box", "2x3", INKALA]) == 2
+    assert messages(capsys.readouterr().err) == "sudoku: error: windoku needs square boxes, not 2x3\n"
