@@ -1,4 +1,4 @@
-"""sudoku: solve, count and check sudoku puzzles of any box size with the dlx exact-cover engine.
+"""sudoku: solve, count, rate, make and explain sudoku puzzles of any shape with the dlx exact-cover engine.
 
 >>> import sudoku
 >>> puzzle = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
@@ -17,8 +17,8 @@ _WHERE = {"PuzzleError": "grid", "parse": "grid", "pretty": "grid", "Result": "s
           "Solved": "solver", "solve_many": "solver", "read_array": "grid",
           "generate": "generator", "shuffle": "transform", "Rating": "rating", "rate": "rating",
           "rate_all": "rating", "explain": "explainer", "read_puzzles": "files", "Variant": "variants", "jigsaw": "variants",
-          "killer": "variants", "OutOfNodes": "solver"}
+          "killer": "variants", "OutOfNodes": "solver", "Shape": "grid"}
 
 __all__ = sorted(_WHERE, key=str.lower)
-__getattr__, __dir__ = loader(__name__, _WHERE, ("cli", "encode", "explainer", "files", "generator", "grid", "rating", "solver", "transform",
-                                             "variants"))
+__getattr__, __dir__ = loader(__name__, _WHERE, ("cli", "encode", "explainer", "files", "generator", "grid", "output",
+                                             "pipeline", "rating", "solver", "transform", "variants"))

@@ -1,4 +1,5 @@
-"""Sudoku as exact cover, for any box size ``n`` (an ``N x N`` grid, ``N = n*n``).
+"""Sudoku as exact cover, for any :class:`~sudoku.grid.Shape`: an ``N x N`` grid with boxes of
+``R x C`` cells (``R * C = N``), or with a jigsaw's regions instead, at any N.
 
 Items (all primary, ``4*N*N``), named as in Knuth's sudoku encoding: ``p<r><c>`` (cell r,c is
 filled), ``r<r><d>`` (row r has digit d), ``c<c><d>`` (column c has d), ``b<b><d>`` (box b has d).
