@@ -32,7 +32,7 @@ from dlx.cli import compile_notice, exit_now, whole_number
 from . import encode, explainer, files, transform, variants
 from .files import ColumnError, Entry
 from .generator import TRIES, generate
-from .grid import PuzzleError, Shape, clashes, expand_symbols, parse, parse_box, pretty, to_text
+from .grid import PuzzleError, Shape, expand_symbols, parse_box, pretty, to_text
 from .output import FORMATS, KEPT, Answer, Writer
 from .pipeline import map_chunks, threads
 from .rating import LEVELS, Rating, rate_all
@@ -64,7 +64,6 @@ class Tally:
     by_status: Counter = field(default_factory=Counter)
     not_unique: int = 0
     out_of_nodes: int = 0
-    failed: int = 0
     nodes: int = 0
     so_far: str = ""           # a count cut short by Ctrl-C: where, and how far it got
 
@@ -208,7 +207,6 @@ def _each(answer: Callable[[Entry, object, Writer], Answer], tally: Tally) -> Ca
                 result = entry.error
             tally.puzzles += 1
             if isinstance(result, PuzzleError):
-                tally.failed += 1
                 tally.by_status[INVALID] += 1
                 writer.warn(entry, result.reason)
                 out.append(writer(entry, Answer(INVALID, {}, None, error=result.reason)))
@@ -216,6 +214,20 @@ def _each(answer: Callable[[Entry, object, Writer], Answer], tally: Tally) -> Ca
                 out.append(writer(entry, answer(entry, result, writer)))
         return "".join(out)
     return judge
+
+
+def _one_by_one(make: Callable[[Entry], object]) -> Callable:
+    """The work for a chunk from ``make(entry)`` per puzzle, in order: its result, or the
+    PuzzleError that says why there is none (lines without a puzzle get None)."""
+    def work(entries: list[Entry], stop) -> list:
+        out = []
+        for e in entries:
+            try:
+                out.append((e, make(e) if e.puzzle is not None else None))
+            except PuzzleError as error:
+                out.append((e, error))
+        return out
+    return work
 
 
 def _puzzles(entries: list[Entry]) -> list[Entry]:
@@ -229,14 +241,7 @@ def _rules(job: _Job, entry: Entry) -> variants.Variant | None:
 def _read(job: _Job, entry: Entry):
     """``(values, shape, rules)`` of an entry's puzzle; a PuzzleError when it cannot be read or its
     givens clash."""
-    rules = _rules(job, entry)
-    boxes = rules is None or rules.boxes
-    values = parse(entry.puzzle, box=job.box, symbols=job.symbols, boxes=boxes)
-    shape = Shape.of(values.size, job.box, boxes=boxes) if rules is None else rules.shape(values.size, job.box)
-    why = clashes(values, shape, job.symbols, boxes=boxes) or (rules.clash(values, job.symbols, shape) if rules else None)
-    if why:
-        raise PuzzleError(why)
-    return values, shape, rules
+    return variants.read(entry.puzzle, box=job.box, symbols=job.symbols, variant=_rules(job, entry))
 
 
 # --- solve and count
@@ -462,7 +467,7 @@ def _rate(args, tally: Tally) -> int:
         print(f"{len(scores)} rated: median {median:.2f} (quartiles {q1:.2f}, {q3:.2f}); "
               + ", ".join(f"{levels[name]} {name}" for name in LEVELS)
               + f"; {seconds:.3f} s, {len(scores) / seconds if seconds else 0:,.1f} puzzles/s", file=sys.stderr)
-    return FAILED if failed or tally.failed else 0
+    return FAILED if failed or tally.by_status[INVALID] else 0
 
 
 def _shuffle(args, tally: Tally) -> int:
@@ -471,20 +476,9 @@ def _shuffle(args, tally: Tally) -> int:
     job = _job(args)
     rng = np.random.default_rng(args.seed)
 
-    def work(entries: list[Entry], stop) -> list:
-        out = []
-        for e in entries:
-            if e.puzzle is None:
-                out.append((e, None))
-                continue
-            try:
-                values, shape, rules = _read(job, e)
-                moved = transform.draw(shape, rng, rules).apply(values)
-            except PuzzleError as error:
-                out.append((e, error))
-                continue
-            out.append((e, (moved, shape, rules)))
-        return out
+    def shuffled(e: Entry):
+        values, shape, rules = _read(job, e)
+        return transform.draw(shape, rng, rules).apply(values), shape, rules
 
     def answer(entry: Entry, found, writer: Writer) -> Answer:
         moved, shape, rules = found
@@ -492,8 +486,8 @@ def _shuffle(args, tally: Tally) -> int:
         grid = pretty(moved, box=shape if shape.boxes else None, symbols=job.symbols, boxes=shape.boxes)
         return Answer("shuffled", {"shuffled": text}, text, grid)
 
-    failed = _answer_all(job, tally, work, _each(answer, tally), ["shuffled"])
-    return FAILED if failed or tally.failed else 0
+    failed = _answer_all(job, tally, _one_by_one(shuffled), _each(answer, tally), ["shuffled"])
+    return FAILED if failed or tally.by_status[INVALID] else 0
 
 
 def _explain(args, tally: Tally) -> int:
@@ -501,22 +495,12 @@ def _explain(args, tally: Tally) -> int:
     job = _job(args)
     out_of_nodes = []
 
-    def work(entries: list[Entry], stop) -> list:
-        out = []
-        for e in entries:
-            if e.puzzle is None:
-                out.append((e, None))
-                continue
-            lines: list[str] = []
-            try:
-                done = explainer.tell(e.puzzle, lines.append, full=args.full, limit=args.steps, more="--full",
-                                      max_nodes=args.max_nodes, budget="--max-nodes", box=job.box,
-                                      symbols=job.symbols, variant=_rules(job, e))
-            except PuzzleError as error:
-                out.append((e, error))
-                continue
-            out.append((e, (lines, done)))
-        return out
+    def told(e: Entry):
+        lines: list[str] = []
+        done = explainer.tell(e.puzzle, lines.append, full=args.full, limit=args.steps, more="--full",
+                              max_nodes=args.max_nodes, budget="--max-nodes", box=job.box,
+                              symbols=job.symbols, variant=_rules(job, e))
+        return lines, done
 
     def answer(entry: Entry, told, writer: Writer) -> Answer:
         lines, done = told
@@ -526,8 +510,8 @@ def _explain(args, tally: Tally) -> int:
         text = "\n".join(lines)
         return Answer(status, {"explanation": text}, ("\n" if tally.puzzles > 1 else "") + text)
 
-    failed = _answer_all(job, tally, work, _each(answer, tally), ["explanation"])
-    return FAILED if failed or tally.failed else OUT_OF_NODES if out_of_nodes else 0
+    failed = _answer_all(job, tally, _one_by_one(told), _each(answer, tally), ["explanation"])
+    return FAILED if failed or tally.by_status[INVALID] else OUT_OF_NODES if out_of_nodes else 0
 
 
 def _generate(args, tally: Tally) -> int:

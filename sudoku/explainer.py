@@ -18,7 +18,7 @@ from typing import NamedTuple
 from dlx import tracing
 
 from . import encode, variants
-from .grid import PuzzleError, Shape, _symbol_table, clashes, parse, pretty, to_text
+from .grid import Shape, _symbol_table, pretty, to_text
 
 #: Lines shown before the rest of a long explanation is summed up.
 STEPS = 60
@@ -120,14 +120,7 @@ class _Puzzle(NamedTuple):
 
 
 def _read(puzzle, box, symbols, variant) -> _Puzzle:
-    variant = variants.named(variant)
-    boxes = variant is None or variant.boxes
-    values = parse(puzzle, box=box, symbols=symbols, boxes=boxes)
-    shape = Shape.of(values.size, box, boxes=boxes) if variant is None else variant.shape(values.size, box)
-    why = clashes(values, shape, symbols, boxes=boxes) or (variant.clash(values, symbols, shape) if variant else None)
-    if why:
-        raise PuzzleError(why)
-    return _Puzzle(values, shape, variant, symbols)
+    return _Puzzle(*variants.read(puzzle, box=box, symbols=symbols, variant=variant), symbols)
 
 
 def walk(puzzle, sink: Callable[[Step], None], *, detail: Callable[[], bool] = lambda: True,

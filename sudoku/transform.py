@@ -21,7 +21,7 @@ import numpy as np
 
 from dlx.search import whole
 
-from .grid import PuzzleError, Shape, clashes, parse, to_text
+from .grid import PuzzleError, Shape, to_text
 
 
 class Transformation(NamedTuple):
@@ -82,13 +82,7 @@ def shuffle(puzzle, seed: int | None = None, *, box=None, symbols: str | None = 
     >>> disguised == shuffle(puzzle, seed=7), disguised != puzzle, sudoku.count(disguised)
     (True, True, 1)
     """
-    from .variants import named
-    variant = named(variant)
+    from .variants import read
     rng = np.random.default_rng(None if seed is None else whole(seed, "seed"))
-    boxes = variant is None or variant.boxes
-    values = parse(puzzle, box=box, symbols=symbols, boxes=boxes)
-    shape = Shape.of(values.size, box, boxes=boxes) if variant is None else variant.shape(values.size, box)
-    why = clashes(values, shape, symbols, boxes=boxes) or (variant.clash(values, symbols, shape) if variant else None)
-    if why:
-        raise PuzzleError(why)
-    return to_text(draw(shape, rng, variant).apply(values), symbols)
+    values, shape, rules = read(puzzle, box=box, symbols=symbols, variant=variant)
+    return to_text(draw(shape, rng, rules).apply(values), symbols)

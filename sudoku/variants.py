@@ -24,7 +24,7 @@ import numpy as np
 
 from dlx.search import whole
 
-from .grid import _IGNORED, PuzzleError, Shape, twice_in
+from .grid import _IGNORED, PuzzleError, Shape, clashes, parse, twice_in
 
 _UNIT_WORDS = {"d": "diagonal", "w": "window"}
 
@@ -169,6 +169,20 @@ class Variant:
             if len(set(got)) != len(got) or sum(got) != total:
                 return f"cage {k + 1} holds {got}, not different values adding up to {total}"
         return None
+
+
+def read(puzzle, *, box=None, symbols: str | None = None, variant=None) -> tuple[np.ndarray, Shape, Variant | None]:
+    """``(values, shape, rules)`` of one puzzle read under ``variant`` (a name or a
+    :class:`Variant`): a PuzzleError when it cannot be read, does not fit the rules, or its givens
+    clash."""
+    rules = named(variant)
+    boxes = rules is None or rules.boxes
+    values = parse(puzzle, box=box, symbols=symbols, boxes=boxes)
+    shape = Shape.of(values.size, box) if rules is None else rules.shape(values.size, box)
+    why = clashes(values, shape, symbols, boxes=boxes) or (rules.clash(values, symbols, shape) if rules else None)
+    if why:
+        raise PuzzleError(why)
+    return values, shape, rules
 
 
 X = Variant(diagonals=True)
