@@ -19,7 +19,8 @@ import numpy as np
 from . import engines
 from .engines.batch import ROW, Scratch
 from .model import ExactCover, ProblemError
-from .search import UNLIMITED, WORK, check_count, whole
+from .checks import UNLIMITED, check_count, whole
+from .search import WORK
 from .status import INVALID, MAX_NODES, NO_SOLUTION, SOLVED, STOPPED, Status, of_code
 
 __all__ = ["INVALID", "MAX_NODES", "NO_SOLUTION", "SOLVED", "STOPPED", "Batch", "BatchResult"]

@@ -20,7 +20,7 @@ from typing import Any
 
 from . import parallel
 from .parallel import Outcome, Piece, Result, search_piece
-from .search import UNLIMITED
+from .checks import UNLIMITED
 
 #: Times the scheduler runs a task again when its worker dies.
 RETRIES = 3

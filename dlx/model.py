@@ -16,7 +16,8 @@ import numpy as np
 
 from . import engines
 from .matrix import matrix_options
-from .search import Search, SearchStats, whole
+from .checks import whole
+from .search import Search, SearchStats
 
 
 class ProblemError(ValueError):

@@ -27,7 +27,6 @@ costs a few milliseconds of scheduling, so Dask pieces are coarse (``TASKS_PER_T
 """
 from __future__ import annotations
 
-import os
 import threading
 import time
 from collections import deque
@@ -38,7 +37,9 @@ import numpy as np
 
 from . import engines
 from .engines.base import CEILING, CLEANSINGS, FLOOR, LEVEL, NODES, PHASE, SOLUTIONS, STOP, UPDATES
-from .search import MAX_BATCH, UNLIMITED, SearchStats, check_count, whole
+from . import checks
+from .checks import UNLIMITED, check_count, whole
+from .search import MAX_BATCH, SearchStats
 from .status import SPLIT, Status, of_code
 
 if TYPE_CHECKING:
@@ -77,23 +78,6 @@ class Outcome:
     count: int
     stats: SearchStats
     solutions: list = field(default_factory=list)
-
-
-def cores() -> int:
-    """The cores this process may run on (its CPU affinity where the system tells it)."""
-    try:
-        return len(os.sched_getaffinity(0)) or 1
-    except AttributeError:          # no affinity on macOS and Windows
-        return os.cpu_count() or 1
-
-
-def jobs_for(jobs: int | None) -> int:
-    """``jobs`` as a number of threads: None or 0 means one per core, and more than the cores
-    are that many: the kernels keep a core busy each, so more threads would only take turns, each
-    with its own copy of the structure (``jobs=10**9`` is a mistake, not a billion threads)."""
-    if jobs is None or (isinstance(jobs, int) and not isinstance(jobs, bool) and jobs == 0):
-        return cores()
-    return min(whole(jobs, "jobs", 1), cores())
 
 
 # --- one piece
@@ -389,7 +373,7 @@ def run(problem: ExactCover, *, jobs: int | None = None, client: Any = None, col
         pool = None
         try:
             prepared = searched._prepare(name)
-            pool = _Pool(jobs_for(jobs), prepared.engine, prepared, collect=collect, limit=limit,
+            pool = _Pool(checks.jobs(jobs), prepared.engine, prepared, collect=collect, limit=limit,
                          max_nodes=max_nodes)
             outcomes = pool.run(Piece(np.zeros(0, np.uint32)))
         except KeyboardInterrupt:

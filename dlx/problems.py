@@ -18,7 +18,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import NamedTuple
 
 from .model import ExactCover
-from .search import whole
+from .checks import whole
 
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 

@@ -9,7 +9,6 @@ way a run ends, the structure it used is back exactly as built.
 """
 from __future__ import annotations
 
-import operator
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -19,6 +18,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import engines, tracing
+from .checks import UNLIMITED, check_count
 from .engines.base import CLEANSINGS, NODES, PHASE, SOLUTIONS, STOP, UPDATES, Machine
 from .status import Status, of_code
 
@@ -31,7 +31,6 @@ MAX_BATCH = 4096
 #: Updates per kernel call before it returns to Python (about 10-40 ms of search): often enough for
 #: a prompt Ctrl-C, rarely enough to cost nothing (a return costs microseconds).
 WORK = 1 << 22
-UNLIMITED = np.iinfo(np.int64).max
 
 
 @dataclass(frozen=True)
@@ -77,32 +76,6 @@ class SearchStats:
                            self.solutions + other.solutions, self.seconds + other.seconds, status,
                            self.cleansings + other.cleansings,
                            self.engine if self.engine == other.engine else "mixed")
-
-
-def whole(value, name: str, minimum: int = 0) -> int:
-    """``value`` as an int of at least ``minimum``. Anything else is a ValueError naming ``name``:
-    a float, a string or a bool is refused, never truncated (``jobs=1.5`` is a mistake, not 1)."""
-    if not isinstance(value, (bool, np.bool_)):
-        try:
-            number = operator.index(value)
-        except TypeError:
-            pass
-        else:
-            if number >= minimum:
-                return number
-    raise ValueError(f"{name} must be a whole number of at least {minimum}, not {value!r}")
-
-
-def check_count(value: int | None, name: str, minimum: int = 0) -> int:
-    """A solution limit or node budget as the kernels take it (int64): None means no limit, and so
-    does any number from ``UNLIMITED`` (2**63 - 1) up, since no search gets that far."""
-    if value is None:
-        return UNLIMITED
-    try:
-        return min(whole(value, name, minimum), UNLIMITED)
-    except ValueError:
-        raise ValueError(f"{name} must be None (no limit) or a whole number of at least {minimum}, "
-                         f"not {value!r}") from None
 
 
 class Search(Iterator[tuple[int, ...]]):

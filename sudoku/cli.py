@@ -26,15 +26,15 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import numpy as np
 from tqdm import tqdm
 
-from dlx import __version__
-from dlx.cli import compile_notice, exit_now, whole_number
+from dlx import __version__, checks
+from dlx.commands import compile_notice, exit_now, whole_number
 
 from . import encode, explainer, files, transform, variants
 from .files import ColumnError, Entry
 from .generator import TRIES, generate
 from .grid import PuzzleError, Shape, expand_symbols, parse_box, pretty, to_text
 from .output import FORMATS, KEPT, Answer, Writer
-from .pipeline import map_chunks, threads
+from .pipeline import map_chunks
 from .rating import LEVELS, Rating, rate_all
 from .solver import INVALID, MAX_NODES, NO_SOLUTION, SOLVED, Result, solve_chunk
 
@@ -409,7 +409,7 @@ class _Counts(_Solutions):
         if problem is None:
             return Result(None, 1, SOLVED, 0, None)
         limit = None if job.limit == sys.maxsize else job.limit
-        jobs = threads(job.args.jobs)
+        jobs = checks.jobs(job.args.jobs)
         from dlx import parallel
         try:
             if jobs == 1:

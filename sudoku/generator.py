@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dlx.search import whole
+from dlx.checks import whole
 
 from . import encode, variants
 from .grid import PuzzleError, Shape, to_text

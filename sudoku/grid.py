@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from dlx.search import whole
+from dlx.checks import whole
 
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 #: The largest grid: one more would need more than 62 one-character names (0-9, A-Z, a-z).

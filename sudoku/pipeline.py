@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from dlx import parallel
-from dlx.search import whole
+from dlx import checks
+from dlx.checks import whole
 
 CHUNK = 512     # puzzles per kernel call: the call costs nothing per puzzle, and threads share the work
 #: Puzzles per Dask task: a task costs milliseconds to schedule, so it carries a few thousand.
@@ -49,7 +49,7 @@ def map_chunks(work: Callable[[list, threading.Event], list], items: Iterable, *
         done = _on_dask(work, source, client)
         return itertools.chain.from_iterable(done) if flatten else done
     chunks = _chunks(source, whole(chunk, "chunk", 1), ready)
-    jobs = threads(jobs)
+    jobs = checks.jobs(jobs)
     in_flight = max(1, min(2 * jobs, READ_AHEAD // whole(chunk, "chunk", 1)))
     stop = threading.Event()
     if jobs == 1:
@@ -103,11 +103,3 @@ def _threaded(work, chunks, jobs, in_flight, stop, ready):
     finally:
         stop.set()
         pool.shutdown(wait=True, cancel_futures=True)
-
-
-def threads(jobs: int | None) -> int:
-    """The number of threads for ``jobs``: 0 or None means one per core, and no more than the
-    cores (:func:`dlx.parallel.jobs_for`)."""
-    return parallel.jobs_for(whole(jobs, "jobs", 0) if jobs is not None else None)
-
-

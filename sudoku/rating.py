@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from dlx.search import whole
+from dlx.checks import whole
 from dlx.status import INVALID
 
 from . import encode, transform, variants

@@ -16,11 +16,12 @@ import numpy as np
 
 import dlx
 from dlx import status
-from dlx.search import UNLIMITED, check_count
+from dlx import checks
+from dlx.checks import UNLIMITED, check_count
 
 from . import encode, variants
 from .grid import PuzzleError, Shape, clashes, parse, parse_lines81, texts
-from .pipeline import map_chunks, threads
+from .pipeline import map_chunks
 
 #: The fewest and the most puzzles per kernel call of :func:`solve_array`, which makes about eight
 #: chunks per thread: enough to even out hard and easy chunks, few enough that the Python per call
@@ -188,7 +189,7 @@ def solve_array(grid, *, limit: int = 1, jobs: int | None = 1, box=None) -> Solv
     except PuzzleError as e:
         raise ValueError(f"a row of {grid.shape[1]} cells is no sudoku: {e}") from None
     limit = check_count(limit, "limit", 1)
-    jobs = threads(jobs)
+    jobs = checks.jobs(jobs)
     rows = grid.shape[0]
     solved = Solved(np.zeros(grid.shape, np.uint8), np.zeros(rows, np.int64), np.zeros(rows, np.int64),
                     np.zeros(rows, np.uint8))

@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from dlx.search import whole
+from dlx.checks import whole
 
 from .grid import PuzzleError, Shape, to_text
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dlx.search import whole
+from dlx.checks import whole
 
 from .grid import _IGNORED, PuzzleError, Shape, clashes, parse, twice_in
 

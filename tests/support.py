@@ -25,7 +25,7 @@ INKALA_SOLUTION = "8127536499436821756754912831542378963698457212871695345219743
 def messages(err: str) -> str:
     """A command's stderr without numba's compile notice: whether a kernel compiles depends on the
     cache a test finds, not on the command (test_compile_notice.py tests the notice itself)."""
-    from dlx.cli import NOTICE
+    from dlx.commands import NOTICE
     notice = re.escape(NOTICE).replace(re.escape("{prog}"), r"\w+")
     return re.sub(f"^{notice}\n", "", err, flags=re.MULTILINE)
 

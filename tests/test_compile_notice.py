@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 from support import EXAMPLES
 
-from dlx.cli import NOTICE
+from dlx.commands import NOTICE
 
 #: A command run under a listener registered before the command's own, which marks on stderr where
 #: each compile starts and ends, so the test sees where the notice falls among them.

@@ -20,9 +20,9 @@ from support import INKALA, INKALA_SOLUTION, assert_solves, messages
 
 import dlx
 import sudoku
-from dlx import parallel, problems
+from dlx import checks, parallel, problems
 from dlx.cli import main as dlx_main
-from sudoku import explainer, files, pipeline
+from sudoku import explainer, files
 from sudoku.cli import main as sudoku_main
 from sudoku.files import read_lines
 from sudoku.grid import PuzzleError
@@ -195,9 +195,11 @@ def test_every_line_of_abused_csv_is_answered_once_in_order(tmp_path, lines):
 # --- 9. threads: no more than the cores, however many are asked for
 
 def test_threads_are_capped_by_the_cores(monkeypatch):
-    monkeypatch.setattr(parallel, "cores", lambda: 3)
-    assert [parallel.jobs_for(j) for j in (None, 0, 1, 2, 3, 4, 10 ** 9)] == [3, 3, 1, 2, 3, 3, 3]
-    assert pipeline.threads(10 ** 9) == 3
+    monkeypatch.setattr(checks, "cores", lambda: 3)
+    assert [checks.jobs(j) for j in (None, 0, 1, 2, 3, 4, 10 ** 9)] == [3, 3, 1, 2, 3, 3, 3]
+    for bad in (-1, 1.5, True, "2"):
+        with pytest.raises(ValueError, match="jobs must be a whole number"):
+            checks.jobs(bad)
     started = []
     work = parallel._Pool.work
     monkeypatch.setattr(parallel._Pool, "work", lambda pool: started.append(1) or work(pool))

@@ -132,7 +132,7 @@ def test_sudoku_waiting_for_typed_input_stops_on_sigint(jobs):
 #: A command whose finalizer receives Ctrl-C: the interrupt must not be lost there.
 FINALIZER = """
 import signal, time
-from dlx.cli import exit_now
+from dlx.commands import exit_now
 
 class Pressed:
     def __del__(self):

@@ -104,7 +104,6 @@ def test_knuth_example():
 
 
 def dlx1_figures():
-    from support import SHARED_DLX
     path = SHARED_DLX / "expected.tsv"
     if not path.is_file():
         return [pytest.param(None, marks=pytest.mark.skip(reason="../shared/data/dlx is not present"))]
