@@ -17,9 +17,9 @@ from typing import NamedTuple
 import numpy as np
 
 from . import engines
-from .engines.batch import ROW, Scratch
+from .engines.batch import ROW, Groups, Results, Scratch
 from .model import ExactCover, ProblemError
-from .checks import UNLIMITED, check_count, whole
+from .checks import check_count, whole
 from .search import WORK
 from .status import INVALID, MAX_NODES, NO_SOLUTION, SOLVED, STOPPED, Status, of_code
 
@@ -76,18 +76,19 @@ class Batch:
         self.group_start = np.zeros(sizes.size + 1, np.int64)
         np.cumsum(sizes, out=self.group_start[1:])
         grouped = self.group_start[-1]
-        empty = np.flatnonzero(np.diff(problem._link_start)[:grouped] == 0)
+        empty = np.flatnonzero(np.diff(problem.engine_input.start)[:grouped] == 0)
         if empty.size:
             raise ProblemError(f"option {empty[0]} has no primary item, so it cannot be selected")
-        self._prepared = problem._prepare(engines.resolve(engine, problem))
+        self._prepared = problem.prepared(engines.resolve(engine, problem.engine_input))
         self.engine = self._prepared.engine
-        self.first_node = self.engine.first_nodes(problem)
         self._scratches = threading.local()
         n_options = problem.n_options
-        self.option_group = np.full(n_options, -1, np.int64)
-        self.option_value = np.zeros(n_options, np.uint8)
-        self.option_group[:grouped] = np.repeat(np.arange(sizes.size), sizes)
-        self.option_value[:grouped] = np.arange(grouped) - np.repeat(self.group_start[:-1], sizes) + 1
+        option_group = np.full(n_options, -1, np.int64)
+        option_value = np.zeros(n_options, np.uint8)
+        option_group[:grouped] = np.repeat(np.arange(sizes.size), sizes)
+        option_value[:grouped] = np.arange(grouped) - np.repeat(self.group_start[:-1], sizes) + 1
+        self.groups = Groups(self.engine.first_nodes(problem.engine_input), self.group_start, option_group,
+                              option_value)
 
     def solve(self, rows, limit: int | None = 1, *, max_nodes: int | None = None,
               stop: threading.Event | None = None) -> BatchResult:
@@ -118,9 +119,8 @@ class Batch:
         done = False
         try:
             while not done:
-                done = self.engine.solve_batch(
-                    structure, prepared.pristine, scratch, self.first_node, self.group_start, self.option_group,
-                    self.option_value, rows, limit, max_nodes, WORK, *result)
+                done = self.engine.solve_batch(structure, prepared.pristine, scratch, self.groups, rows, limit,
+                                               max_nodes, WORK, Results(*result))
                 if not done and stop is not None and stop.is_set():
                     row = int(scratch.where[ROW])
                     result.status[row:] = STOPPED
@@ -150,9 +150,10 @@ class Batch:
         >>> batch.reduce([2, 4, 1, 3]).tolist()          # one queen fixes the other three
         [0, 0, 0, 3]
 
-        A row without exactly one solution is a ValueError (so is a value out of range). Cost:
-        one kernel call with the Dancing Links engine, a search per unit: every value stays
-        selected between searches, so that none is selected again for each test.
+        A row without exactly one solution is a ValueError (so is a value out of range). Cost: a
+        search per unit; with DLX1, one kernel call in which every value stays selected between
+        searches, so that none is selected again for each test (the other engines select the
+        row's values afresh for each).
         """
         values = self._values(np.asarray(row)[None, :])[0].copy()
         if units is None:
@@ -163,46 +164,17 @@ class Batch:
         ends = np.cumsum([len(unit) for unit in units], dtype=np.int64)
         keep = whole(keep, "keep")
         budget = check_count(max_nodes, "max_nodes")
-        reducer = getattr(self.engine, "reduce_row", None)
-        if reducer is None:
-            count = self._reduce(values, flat, ends, keep, minimal, budget)
-        else:
-            prepared = self._prepared
-            structure = prepared.acquire()
-            try:
-                count = reducer(structure, self._scratch(), self.first_node, self.group_start, values, flat,
-                                ends, keep, bool(minimal), budget)
-            finally:
-                prepared.release(structure)
+        prepared = self._prepared
+        structure = prepared.acquire()
+        try:
+            count = self.engine.reduce_row(structure, prepared.pristine, self._scratch(), self.groups, values, flat,
+                                           ends, keep, bool(minimal), budget)
+        finally:
+            prepared.release(structure)
         if count != 1:
             why = {-1: "its values clash", 0: "it has no solution"}.get(count, "it has more than one solution")
             raise ValueError(f"only a row with exactly one solution can be reduced: {why}")
         return values
-
-    def _reduce(self, values: np.ndarray, units: np.ndarray, ends: np.ndarray, keep: int, minimal: bool,
-                budget: int) -> int:
-        """:meth:`reduce` one search per call, for engines without a kernel of their own for it."""
-        first = self._solve(values[None, :], 2, UNLIMITED, None)
-        if first.status[0] == INVALID:
-            return -1
-        if first.counts[0] != 1:
-            return int(first.counts[0])
-        given = int(np.count_nonzero(values))
-        for unit in np.split(units, ends[:-1]):
-            if given <= keep:
-                break
-            size = int(np.count_nonzero(values[unit]))
-            if size == 0:
-                continue
-            trial = values.copy()
-            trial[unit] = 0
-            test = self._solve(trial[None, :], 2, budget, None) if given - size >= keep else None
-            if test is not None and test.counts[0] == 1 and test.status[0] != MAX_NODES:
-                values[:] = trial
-                given -= size
-            elif not minimal and given - size >= keep:
-                break
-        return 1
 
     def _scratch(self) -> Scratch:
         """This thread's scratch arrays, made on its first call and reused after (one puzzle a call

@@ -129,7 +129,7 @@ def threads(client) -> int:
 
 def search_task(problem, engine: str, piece: Piece, collect: bool, max_nodes: int) -> Outcome:
     """One piece, searched in a worker on the structure of its copy of the problem."""
-    prepared = problem._prepare(engine)
+    prepared = problem.prepared(engine)
     structure = prepared.acquire()
     try:
         return search_piece(prepared.engine, structure, piece, collect=collect, max_nodes=max_nodes)

@@ -76,7 +76,9 @@ class ExactCover:
     engines' structures are built again where it is unpickled). ``option_colours`` holds a colour
     number per option entry (0: none; colour ``c`` is ``colours[c - 1]``), or is None when no entry
     has a colour; ``bounds`` holds ``(lo, hi)`` per primary item, or is None when every one is
-    ``(1, 1)``.
+    ``(1, 1)``. ``engine_input`` is what the engines build from: a read-only
+    :class:`dlx.engines.Options` record of the same options with those that no solution can use
+    emptied.
     """
 
     items: tuple[Hashable, ...]
@@ -186,11 +188,13 @@ class ExactCover:
         if bounds is not None:
             bounds = _frozen(np.asarray(bounds, dtype=np.int32).reshape(n_primary, 2))
         link_start, link_items, link_colours = _usable(start, ids, colours, n_primary)
+        searched = engines.Options(_frozen(link_start), _frozen(link_items),
+                                   None if link_colours is None else _frozen(link_colours), bounds,
+                                   len(items), n_primary)
         fields = {"items": tuple(items), "n_primary": n_primary, "option_start": start,
                   "option_items": ids, "option_colours": colours, "colours": tuple(colour_values),
-                  "bounds": bounds, "_link_start": _frozen(link_start), "_link_items": _frozen(link_items),
-                  "_link_colours": None if link_colours is None else _frozen(link_colours),
-                  "_prepared": {}, "_prepare_lock": threading.Lock(), "_local": threading.local(),
+                  "bounds": bounds, "engine_input": searched,
+                  "_structures": {}, "_prepare_lock": threading.Lock(), "_local": threading.local(),
                   "_seeded_copies": OrderedDict()}
         for name, value in fields.items():
             object.__setattr__(self, name, value)
@@ -207,19 +211,21 @@ class ExactCover:
         self._setup(state["items"], state["n_primary"], state["option_start"], state["option_items"],
                     state["option_colours"], state["bounds"], state.get("colours", ()))
 
-    def _prepare(self, engine: str) -> engines.Prepared:
-        """The structure of ``engine`` for this problem, built on first use (Prepared: in place
-        for one run at a time, copies for the others)."""
-        prepared = self._prepared.get(engine)
+    def prepared(self, engine: str) -> engines.Prepared:
+        """The structure of engine ``engine`` (a name) for this problem, built from
+        :attr:`engine_input` on first use and kept: in place for one run at a time, copies for the
+        others (:class:`dlx.engines.Prepared`). What runs, batches and split searches start from."""
+        prepared = self._structures.get(engine)
         if prepared is None:
             with self._prepare_lock:
-                prepared = self._prepared.get(engine)
+                prepared = self._structures.get(engine)
                 if prepared is None:
-                    prepared = engines.Prepared(engines.get(engine).for_problem(self), self)
-                    self._prepared[engine] = prepared
+                    prepared = engines.Prepared(engines.get(engine).for_problem(self.engine_input),
+                                                self.engine_input)
+                    self._structures[engine] = prepared
         return prepared
 
-    def _seeded(self, seed: int) -> tuple[ExactCover, np.ndarray, np.ndarray]:
+    def seeded(self, seed: int) -> tuple[ExactCover, np.ndarray, np.ndarray]:
         """This problem with its options and items in an order drawn from ``seed`` (numpy's PCG64),
         and two maps back: option ``j`` of the copy is option ``order[j]`` of this one, item ``i``
         is item ``item_order[i]``.
@@ -275,7 +281,8 @@ class ExactCover:
         latest, as Knuth's programs report after a run."""
         return getattr(self._local, "stats", None)
 
-    def _note(self, stats: SearchStats) -> None:
+    def note_stats(self, stats: SearchStats) -> None:
+        """Make ``stats`` what :attr:`stats` says in this thread (every run calls it as it goes)."""
         self._local.stats = stats
 
     def option(self, k: int) -> tuple[Hashable, ...]:
@@ -399,6 +406,83 @@ class ExactCover:
     def __len__(self) -> int:
         return self.n_options
 
+    def is_solution(self, options: Iterable[int]) -> bool:
+        """Whether the options numbered ``options`` (in any order) are a solution: every primary
+        item covered exactly once (or within its bounds), every secondary item at most once or
+        only by entries of one colour, no option twice, and none without a primary item (such an
+        option is never part of a solution, as in Knuth's programs). The verifier of the problem's
+        definition, independent of every engine.
+
+        >>> ec = ExactCover([["a", "b"], ["b", ("x", "red")], ["a", ("x", "red")], ["a"]],
+        ...                 secondary=["x"])
+        >>> ec.is_solution([0]), ec.is_solution([1, 2]), ec.is_solution([1, 3]), ec.is_solution([0, 3])
+        (True, True, True, False)
+
+        A number that is no option's is a ValueError. Cost: linear in the entries of ``options``.
+        """
+        chosen = [whole(k, "an option number") for k in options]
+        for k in chosen:
+            if k >= self.n_options:
+                raise ValueError(f"option {k} out of range (the problem has {self.n_options} options)")
+        if len(set(chosen)) != len(chosen):
+            return False
+        start = self.option_start
+        ends = start[1:]
+        covered = np.zeros(self.n_items, np.int64)
+        colour_of: dict[int, int] = {}
+        for k in chosen:
+            ids = self.option_items[start[k]:ends[k]]
+            if not (ids < self.n_primary).any():
+                return False
+            np.add.at(covered, ids, 1)
+            if self.option_colours is not None:
+                for i, c in zip(ids.tolist(), self.option_colours[start[k]:ends[k]].tolist()):
+                    if c and colour_of.setdefault(i, c) != c:
+                        return False
+        lo, hi = ((1, 1) if self.bounds is None else (self.bounds[:, 0], self.bounds[:, 1]))
+        primary = covered[:self.n_primary]
+        if ((primary < lo) | (primary > hi)).any():
+            return False
+        for i in np.flatnonzero(covered[self.n_primary:] > 1).tolist():
+            item = self.n_primary + i
+            if item not in colour_of or self._uncoloured_use(chosen, item):
+                return False        # shared, but not under one colour by every option
+        return True
+
+    def _uncoloured_use(self, chosen: list[int], item: int) -> bool:
+        """Whether an option of ``chosen`` has ``item`` without a colour."""
+        for k in chosen:
+            a, b = self.option_start[k], self.option_start[k + 1]
+            at = np.flatnonzero(self.option_items[a:b] == item)
+            if at.size and self.option_colours[a + at[0]] == 0:
+                return True
+        return False
+
+    def __eq__(self, other: object) -> bool:
+        """The same problem as data: the same items in the same order (and which are primary), the
+        same options in the same order, with the same colours and bounds. How it was built (a
+        list, a matrix, a file) does not matter: ``read_dlx(write_dlx(p)) == p``."""
+        if not isinstance(other, ExactCover):
+            return NotImplemented
+        if self is other:
+            return True
+        return (self.items == other.items and self.n_primary == other.n_primary
+                and self.colours == other.colours
+                and np.array_equal(self.option_start, other.option_start)
+                and np.array_equal(self.option_items, other.option_items)
+                and _same(self.option_colours, other.option_colours) and _same(self.bounds, other.bounds))
+
+    def __hash__(self) -> int:
+        """Consistent with ``==``; computed once (linear in the size of the problem)."""
+        cached = self.__dict__.get("_hash")
+        if cached is None:
+            cached = hash((self.items, self.n_primary, self.colours, self.option_start.tobytes(),
+                           self.option_items.tobytes(),
+                           None if self.option_colours is None else self.option_colours.tobytes(),
+                           None if self.bounds is None else self.bounds.tobytes()))
+            object.__setattr__(self, "_hash", cached)
+        return cached
+
     def __repr__(self) -> str:
         extra = "" if self.option_colours is None else f", {len(self.colours)} colours"
         extra += "" if self.bounds is None else ", bounds"
@@ -406,13 +490,17 @@ class ExactCover:
                 f"{self.n_secondary} secondary), {self.n_options} options{extra})")
 
     def check(self) -> None:
-        """Assert that every engine's structure is exactly what it must be: as built, or, while a
-        paused search holds it, as built with that search's options applied (Knuth's
-        ``sanity()``, made exact). Tests call this after every step."""
-        if not self._prepared:
-            self._prepare(engines.resolve(engines.DEFAULT, self))
-        for prepared in list(self._prepared.values()):
+        """Raise :class:`dlx.engines.base.StructureError` unless every engine's structure is exactly
+        what it must be: as built, or, while a paused search holds it, as built with that search's
+        options applied (Knuth's ``sanity()``, made exact). Tests call this after every step."""
+        if not self._structures:
+            self.prepared(engines.resolve(engines.DEFAULT, self.engine_input))
+        for prepared in list(self._structures.values()):
             prepared.check()
+
+
+def _same(a: np.ndarray | None, b: np.ndarray | None) -> bool:
+    return (a is None and b is None) or (a is not None and b is not None and np.array_equal(a, b))
 
 
 def _split(jobs, client) -> bool:

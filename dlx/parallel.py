@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import engines
-from .engines.base import CEILING, CLEANSINGS, FLOOR, LEVEL, NODES, PHASE, SOLUTIONS, STOP, UPDATES
+from .engines.base import CEILING, FLOOR, LEVEL, NODES, PHASE, STOP
 from . import checks
 from .checks import UNLIMITED, check_count, whole
 from .search import MAX_BATCH, SearchStats
@@ -140,8 +140,7 @@ def search_piece(engine, structure, piece: Piece, *, collect: bool = False, limi
         seconds = time.perf_counter() - started
         if pool is not None:
             pool.machines.discard(id(machine))
-        stats = SearchStats(int(state[NODES]), int(state[UPDATES]), int(state[SOLUTIONS]), seconds,
-                            status, int(state[CLEANSINGS]), engine.name)
+        stats = SearchStats.of_state(state, seconds, status, engine.name)
         engine.unwind(structure, machine)
     return Outcome(piece.key, count, stats, solutions)
 
@@ -362,8 +361,8 @@ def run(problem: ExactCover, *, jobs: int | None = None, client: Any = None, col
     threads raises :class:`Interrupted` (a KeyboardInterrupt) holding the count so far."""
     limit = check_count(limit, "limit")
     max_nodes = check_count(max_nodes, "max_nodes")
-    searched, order = (problem, None) if seed is None else problem._seeded(seed)[:2]
-    name = engines.resolve(engine, problem)
+    searched, order = (problem, None) if seed is None else problem.seeded(seed)[:2]
+    name = engines.resolve(engine, problem.engine_input)
     started = time.perf_counter()
     if client is not None:
         from . import distributed
@@ -372,18 +371,18 @@ def run(problem: ExactCover, *, jobs: int | None = None, client: Any = None, col
     else:
         pool = None
         try:
-            prepared = searched._prepare(name)
+            prepared = searched.prepared(name)
             pool = _Pool(checks.jobs(jobs), prepared.engine, prepared, collect=collect, limit=limit,
                          max_nodes=max_nodes)
             outcomes = pool.run(Piece(np.zeros(0, np.uint32)))
         except KeyboardInterrupt:
             so_far = merge(pool.outcomes if pool is not None else [], name, limit=limit,
                            seconds=time.perf_counter() - started, order=order, collect=collect)
-            problem._note(so_far.stats)
+            problem.note_stats(so_far.stats)
             raise Interrupted(so_far) from None
         result = merge(outcomes, name, limit=limit, seconds=time.perf_counter() - started, order=order,
                        collect=collect)
-    problem._note(result.stats)
+    problem.note_stats(result.stats)
     return result
 
 
@@ -401,9 +400,16 @@ def split(problem: ExactCover, depth: int, *, engine: str = engines.DEFAULT,
     >>> len(pieces), stats.nodes
     (8, 1)
     """
-    name = engines.resolve(engine, problem)
-    prepared = problem._prepare(name)
+    name = engines.resolve(engine, problem.engine_input)
+    return split_on(problem.prepared(name), depth, collect=collect, name=name)
+
+
+def split_on(prepared: engines.Prepared, depth: int, *, collect: bool = False,
+             name: str | None = None) -> tuple[list[Piece], list[Outcome], SearchStats]:
+    """:func:`split` on the structure of one engine (``name``: what the stats call it, by default
+    the engine's own name)."""
     eng = prepared.engine
+    name = name or eng.name
     structure = prepared.acquire()
     machine = eng.start(structure)
     state = machine.state
@@ -427,8 +433,7 @@ def split(problem: ExactCover, depth: int, *, engine: str = engines.DEFAULT,
                 state[PHASE] = Status.RUNNING.code
             elif phase != Status.RUNNING.code:
                 break
-        stats = SearchStats(int(state[NODES]), int(state[UPDATES]), int(state[SOLUTIONS]),
-                            time.perf_counter() - started, of_code(int(state[PHASE])), int(state[CLEANSINGS]), name)
+        stats = SearchStats.of_state(state, time.perf_counter() - started, of_code(int(state[PHASE])), name)
     finally:
         eng.unwind(structure, machine)
         prepared.release(structure)

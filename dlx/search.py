@@ -68,6 +68,12 @@ class SearchStats:
         """True when the whole search tree was explored, so ``solutions`` is the full count."""
         return self.status == Status.COMPLETE
 
+    @classmethod
+    def of_state(cls, state: np.ndarray, seconds: float, status: Status, engine: str) -> SearchStats:
+        """The stats of a run from its machine's ``state`` (the layout of :mod:`dlx.engines.base`)."""
+        return cls(int(state[NODES]), int(state[UPDATES]), int(state[SOLUTIONS]), seconds, status,
+                   int(state[CLEANSINGS]), engine)
+
     def __add__(self, other: SearchStats) -> SearchStats:
         if not isinstance(other, SearchStats):
             return NotImplemented
@@ -86,7 +92,7 @@ class Search(Iterator[tuple[int, ...]]):
 
     ``stats`` is this run's own; nodes, updates and solutions of the pieces of a paused and resumed
     run add up exactly to those of one uninterrupted run. A run with a ``seed`` searches a reordered
-    copy of the problem (:meth:`ExactCover._seeded`) and speaks the problem's option numbers; one
+    copy of the problem (:meth:`ExactCover.seeded`) and speaks the problem's option numbers; one
     with ``trace`` records its steps (:mod:`dlx.tracing`). Cost: a few microseconds to start (the
     engine's structure is built once per problem), then the search itself.
     """
@@ -96,11 +102,11 @@ class Search(Iterator[tuple[int, ...]]):
                  trace: bool | Callable[[np.ndarray], None] = False, close_at_end: bool = False) -> None:
         self.problem = problem
         # a seeded run searches a copy with the options and items in another order
-        self._searched, self._order, items = (problem, None, None) if seed is None else problem._seeded(seed)
+        self._searched, self._order, items = (problem, None, None) if seed is None else problem.seeded(seed)
         if trace and engine == "auto":
             engine = "dlx"
-        self.engine_name = engines.resolve(engine, problem)
-        self._prepared = self._searched._prepare(self.engine_name)
+        self.engine_name = engines.resolve(engine, problem.engine_input)
+        self._prepared = self._searched.prepared(self.engine_name)
         self.engine = self._prepared.engine
         self._trace = tracing.Recorder(self.engine, trace, self._order, items) if trace else None
         self._limit = _total(0, check_count(limit, "limit"))
@@ -115,7 +121,7 @@ class Search(Iterator[tuple[int, ...]]):
         self.seconds = 0.0
         self._status = Status.RUNNING
         self._closed = False
-        problem._note(self.stats)
+        problem.note_stats(self.stats)
 
     # --- what a run says about itself
 
@@ -125,9 +131,7 @@ class Search(Iterator[tuple[int, ...]]):
 
     @property
     def stats(self) -> SearchStats:
-        return SearchStats(int(self._state[NODES]), int(self._state[UPDATES]),
-                           int(self._state[SOLUTIONS]), self.seconds, self._status,
-                           int(self._state[CLEANSINGS]), self.engine_name)
+        return SearchStats.of_state(self._state, self.seconds, self._status, self.engine_name)
 
     @property
     def trace(self) -> np.ndarray:
@@ -148,10 +152,11 @@ class Search(Iterator[tuple[int, ...]]):
         return None if self._structure is None else self._machine
 
     def check(self) -> None:
-        """Assert that this run's structure is exactly as the options it has applied make it
-        (valid at any point the run is paused). A run that has ended holds no structure."""
+        """Raise :class:`dlx.engines.base.StructureError` unless this run's structure is exactly as
+        the options it has applied make it (valid at any point the run is paused). A run that has
+        ended holds no structure."""
         if self._structure is not None:
-            self.engine.check(self._searched, self._structure, self._machine)
+            self.engine.check(self._searched.engine_input, self._structure, self._machine)
 
     # --- driving the kernel
 
@@ -186,7 +191,7 @@ class Search(Iterator[tuple[int, ...]]):
         self._status = phase
         if phase == Status.COMPLETE:
             self._release()         # nothing is applied: the structure is as built
-        self.problem._note(self.stats)
+        self.problem.note_stats(self.stats)
 
     def __next__(self) -> tuple[int, ...]:
         if not self._found:
@@ -253,7 +258,7 @@ class Search(Iterator[tuple[int, ...]]):
         self._state[STOP] = 0
         if self._status != Status.COMPLETE:
             self._status = Status.RUNNING
-        self.problem._note(self.stats)
+        self.problem.note_stats(self.stats)
         return self
 
     def close(self) -> None:
@@ -266,7 +271,7 @@ class Search(Iterator[tuple[int, ...]]):
             self._status = Status.STOPPED
         self._release()
         self._closed = True
-        self.problem._note(self.stats)
+        self.problem.note_stats(self.stats)
 
     def _release(self) -> None:
         """Take back what the run has applied and hand the structure back (once)."""

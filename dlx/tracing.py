@@ -22,7 +22,8 @@ from collections.abc import Callable, Iterable, Iterator
 
 import numpy as np
 
-from .engines.dlx1 import BACKUP_EVENT, CHOOSE_EVENT, DEAD_EVENT, DLX1, SOLUTION_EVENT, TRY_EVENT
+from .engines.base import refuse_trace
+from .engines.dlx1 import BACKUP_EVENT, CHOOSE_EVENT, DEAD_EVENT, SOLUTION_EVENT, TRY_EVENT
 
 __all__ = ["BACKUP", "CHOOSE", "DEAD", "SOLUTION", "TRY", "Recorder", "lines"]
 
@@ -41,9 +42,8 @@ class Recorder:
 
     def __init__(self, engine, keep: bool | Callable[[np.ndarray], None], order: np.ndarray | None = None,
                  item_order: np.ndarray | None = None) -> None:
-        if not isinstance(engine, DLX1):
-            raise ValueError("a trace is recorded by the dlx engine on problems without colours or "
-                             f"multiplicities (Knuth's DLX1), not by {engine.name}")
+        if not engine.traces:
+            refuse_trace(engine, True)
         self.engine = engine
         self._buffer: np.ndarray | None = None
         self._kept: list[np.ndarray] = []
@@ -59,7 +59,7 @@ class Recorder:
         buffer = self._buffer
         buffer[0] = 0
         try:
-            return self.engine.advance(structure, machine, want, max_nodes, work, out, ends, buffer)
+            return self.engine.advance(structure, machine, want, max_nodes, work, out, ends, trace=buffer)
         finally:
             n = int(buffer[0])
             if n:

@@ -82,7 +82,7 @@ def assert_solves(puzzle, solution: str) -> None:
 
 def links_of(ec):
     """The DLX1 links of ``ec`` as built (the pristine copy the engine keeps)."""
-    return ec._prepare("dlx").pristine
+    return ec.prepared("dlx").pristine
 
 
 @st.composite

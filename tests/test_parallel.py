@@ -30,12 +30,12 @@ def figures(stats):
 def split_and_search(ec, depth, engine, collect=True):
     """Every piece of a split at ``depth``, each searched on its own fresh structure."""
     pieces, above, stats = parallel.split(ec, depth, engine=engine, collect=collect)
-    prepared = ec._prepare(dlx.engines.resolve(engine, ec))
+    prepared = ec.prepared(dlx.engines.resolve(engine, ec.engine_input))
     outcomes = list(above)
     for piece in pieces:
         structure = prepared.engine.copy(prepared.pristine)
         outcomes.append(search_piece(prepared.engine, structure, piece, collect=collect))
-        prepared.engine.check(ec, structure, None)      # each piece leaves its structure as built
+        prepared.engine.check(ec.engine_input, structure, None)      # each piece leaves its structure as built
     return parallel.merge(outcomes, engine, before=stats, collect=collect), pieces
 
 
@@ -186,7 +186,7 @@ def test_ctrl_c_stops_every_thread_and_the_problem_goes_on():
 def test_a_piece_replays_its_path_without_counting_it():
     queens = problems.queens(6)
     pieces, _, _ = parallel.split(queens, 2, engine="dlx")
-    prepared = queens._prepare("dlx")
+    prepared = queens.prepared("dlx")
     structure = prepared.engine.copy(prepared.pristine)
     total = sum(search_piece(prepared.engine, structure, p).count for p in pieces)
     assert total == 4

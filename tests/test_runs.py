@@ -36,12 +36,12 @@ def test_pickle_round_trip_counts_the_same():
     q = problems.queens(8)
     assert q.count() == 92                        # the links are built now; they must not travel
     data = pickle.dumps(q)
-    assert b"_prepared" not in data and b"Lock" not in data
+    assert b"_structures" not in data and b"Lock" not in data
     back = pickle.loads(data)
     assert back.items == q.items and back.n_primary == q.n_primary
     assert np.array_equal(back.option_start, q.option_start)
     assert np.array_equal(back.option_items, q.option_items)
-    assert back.stats is None and back._prepared == {}
+    assert back.stats is None and back._structures == {}
     assert back.count() == 92 and (back.stats.nodes, back.stats.updates) == (q.stats.nodes, q.stats.updates)
     back.check()
     # a pickle taken while a search is paused is the same problem too
@@ -101,7 +101,7 @@ def test_stats_add_up():
 
 def test_a_finished_machine_does_nothing():
     q = problems.queens(5)
-    structure = q._prepare("dlx").structure
+    structure = q.prepared("dlx").structure
     choice, state = dlx1.new_state(q.n_primary)
     empty = np.zeros(0, np.int32)
     args = (structure, choice, state, 10**6, 10**6, 10**6, False, empty, empty)
@@ -112,7 +112,7 @@ def test_a_finished_machine_does_nothing():
 
 def test_the_kernel_is_loaded_before_the_clock_starts():
     q = ExactCover([["a"]])
-    q._prepare("dlx")
+    q.prepared("dlx")
     assert dlx1.search.signatures       # warm_up compiled or loaded it; a search times only itself
 
 

@@ -256,7 +256,7 @@ def test_heavy_problems_scan_and_keep_dlx1_figures():
     scanned = ec.stats
     state = np.zeros(8, np.int64)
     state[NODES], state[UPDATES] = scanned.nodes, scanned.updates
-    assert not dlx1.keeps_count(ec._prepare("dlx").structure, state)
+    assert not dlx1.keeps_count(ec.prepared("dlx").structure, state)
     with mock.patch.object(dlx1, "keeps_count", lambda L, state: True):
         ec.count(engine="dlx")
     counted = ec.stats

@@ -72,7 +72,7 @@ class Runs(RuleBasedStateMachine):
             assert result.counts[0] == min(limit, len(self.expected))
             assert result.statuses()[0] == ("solved" if self.expected else "no solution")
             if self.expected:
-                assert self.batch.option_group[list(self.expected[0])].min() == 0
+                assert self.batch.groups.option_group[list(self.expected[0])].min() == 0
 
     def check_answers(self, record):
         run = record["run"]

@@ -121,7 +121,7 @@ def test_a_seeded_search_is_the_reference_on_the_reordered_problem(problem, seed
     the reordered problem makes the same choices and counts the same nodes and updates."""
     primary, secondary, options = problem
     ec = ExactCover(options, primary=primary, secondary=secondary)
-    copy, order, item_order = ec._seeded(seed)
+    copy, order, item_order = ec.seeded(seed)
     assert sorted(order.tolist()) == list(range(len(options)))
     assert sorted(item_order.tolist()) == list(range(ec.n_items))
     assert sorted(item_order[:len(primary)].tolist()) == list(range(len(primary)))

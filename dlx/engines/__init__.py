@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from .base import Engine, Machine, Prepared
+from .base import Engine, Machine, Options, Prepared
 from .cells import Cells
 from .dlx1 import DLX1
 from .dlx3 import DLX3
@@ -22,8 +22,10 @@ class Family(Protocol):
     """What a name stands for: the engine that searches a given problem."""
 
     name: str
+    #: Every engine the name may stand for.
+    machines: tuple[Engine, ...]
 
-    def for_problem(self, problem) -> Engine: ...
+    def for_problem(self, problem: Options) -> Engine: ...
 
 
 class DancingLinks:
@@ -34,10 +36,11 @@ class DancingLinks:
     def __init__(self) -> None:
         self.plain = DLX1()
         self.general = DLX3()
+        self.machines = (self.plain, self.general)
 
-    def for_problem(self, problem) -> Engine:
+    def for_problem(self, problem: Options) -> Engine:
         """The machine that searches ``problem``."""
-        if problem.option_colours is None and problem.bounds is None:
+        if self.plain.refusal(problem) is None:
             return self.plain
         return self.general
 
@@ -47,7 +50,7 @@ class DancingLinks:
 LONG_OPTIONS = 5
 
 
-def choose(problem) -> str:
+def choose(problem: Options) -> str:
     """The engine ``"auto"`` runs ``problem`` on, by its shape. Measured side by side (CPU time, one
     thread, see bench/compare.py): dancing cells win where options are long (pentominoes, 6 items
     an option: 1.3-1.5x) and with colours (graceful labellings: 1.3-1.9x over DLX2); Dancing Links
@@ -55,24 +58,35 @@ def choose(problem) -> str:
     are for DLX3 alone."""
     if problem.bounds is not None:
         return "dlx"
-    if problem.option_colours is not None:
+    if problem.colours is not None:
         return "cells"
-    options = int((problem._link_start[1:] > problem._link_start[:-1]).sum())
-    return "cells" if problem._link_items.size >= LONG_OPTIONS * max(options, 1) else "dlx"
+    options = int((problem.start[1:] > problem.start[:-1]).sum())
+    return "cells" if problem.items.size >= LONG_OPTIONS * max(options, 1) else "dlx"
 
 
 class Auto:
     """Not an engine but a choice between two (see :func:`choose`)."""
 
     name = "auto"
+    machines = ()
 
-    def for_problem(self, problem) -> Engine:
+    def for_problem(self, problem: Options) -> Engine:
         return ENGINES[choose(problem)].for_problem(problem)
 
 
 #: Every engine there is, by the name the API and the commands take.
 ENGINES: dict[str, Family] = {"auto": Auto(), "dlx": DancingLinks(), "cells": Cells()}
 DEFAULT = "auto"
+
+
+def machines() -> list[Engine]:
+    """Every engine that a name of the registry can resolve to, once each (the engine contract's
+    tests run over these)."""
+    found: dict[int, Engine] = {}
+    for family in ENGINES.values():
+        for machine in family.machines:
+            found.setdefault(id(machine), machine)
+    return list(found.values())
 
 
 def get(name: str) -> Family:
@@ -83,10 +97,10 @@ def get(name: str) -> Family:
         raise ValueError(f"unknown engine {name!r}; the engines are: {', '.join(ENGINES)}") from None
 
 
-def resolve(name: str, problem) -> str:
+def resolve(name: str, problem: Options) -> str:
     """The name of the engine that runs ``problem`` when ``name`` is asked for (``"auto"`` chooses)."""
     get(name)
     return choose(problem) if name == "auto" else name
 
 
-__all__ = ["DEFAULT", "ENGINES", "Engine", "Machine", "Prepared", "choose", "get", "resolve"]
+__all__ = ["DEFAULT", "ENGINES", "Engine", "Machine", "Options", "Prepared", "choose", "get", "machines", "resolve"]

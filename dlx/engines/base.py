@@ -28,6 +28,9 @@ import weakref
 from typing import Any, NamedTuple, Protocol
 
 import numpy as np
+from numba import njit
+
+from .. import status as st
 
 PHASE, LEVEL, STEP, STOP, NODES, UPDATES, SOLUTIONS, CLEANSINGS, FLOOR, CEILING = range(10)
 STATE_SIZE = 10
@@ -35,6 +38,28 @@ STATE_SIZE = 10
 LEAVE = 3
 #: A ceiling beyond any level: what ``state[CEILING] == 0`` means.
 NO_CEILING = 1 << 40
+#: Every search kernel reads the stop flag (and checks ``work``) once per ``POLL`` updates, about
+#: every 0.2 ms.
+POLL = 1 << 16
+
+
+class Options(NamedTuple):
+    """A problem as the engines read it (``ExactCover.engine_input``), read-only: the options in
+    CSR form, option ``k`` being ``items[start[k]:start[k+1]]`` (0-based item ids, primary items
+    ``0..n_primary-1`` first); an option without a primary item is empty, so it keeps its number
+    but no solution holds it. ``colours``: int32 per entry (0: none) or None; ``bounds``: ``(lo,
+    hi)`` per primary item or None (every one ``(1, 1)``)."""
+
+    start: np.ndarray
+    items: np.ndarray
+    colours: np.ndarray | None
+    bounds: np.ndarray | None
+    n_items: int
+    n_primary: int
+
+    @property
+    def n_options(self) -> int:
+        return self.start.size - 1
 
 
 class Machine(NamedTuple):
@@ -53,13 +78,35 @@ class Machine(NamedTuple):
         return self.choice, self.first_tweak, self.state
 
 
+class StructureError(AssertionError):
+    """An engine's structure is not what the problem and the run's applied options make it: a bug
+    (in an engine, or in a caller that changed its arrays), found by :meth:`Engine.check`. Raised,
+    never asserted, so a check checks under ``python -O`` too."""
+
+
+class TraceRefused(ValueError):
+    """A trace asked of an engine that records none."""
+
+
 class Engine(Protocol):
-    """The interface of an engine; ``dlx.engines.ENGINES`` maps names to instances."""
+    """The contract of an engine (what ``dlx.engines.ENGINES`` resolves to). An engine is a module
+    of :mod:`dlx.engines` holding its structure, its search machine, its batch kernel (built on
+    :mod:`.batch`) and its check, and a class with these methods; one line in the registry names it.
+    A test file (tests/test_engines.py) runs the whole contract over every engine there is."""
 
     name: str
+    #: Whether :meth:`advance` records a trace (else it raises :class:`TraceRefused` for one).
+    traces: bool
+    #: Whether the pieces of a split search find one run's solutions in its order, with its nodes
+    #: and updates exactly (else the same solutions in another order, counted otherwise).
+    exact_splits: bool
 
-    def prepare(self, problem) -> Any:
-        """The engine's structure for ``problem``, as built, with its kernels loaded."""
+    def refusal(self, options: Options) -> str | None:
+        """Why this engine cannot search ``options`` (None: it can)."""
+
+    def prepare(self, options: Options) -> Any:
+        """The engine's structure for ``options``, as built, with its kernels loaded (see
+        :func:`warm_up`)."""
 
     def copy(self, structure) -> Any:
         """A fresh copy of an as-built structure, to search on."""
@@ -71,9 +118,13 @@ class Engine(Protocol):
         """A machine for a new run on ``structure``."""
 
     def advance(self, structure, machine: Machine, want: int, max_nodes: int, work: int,
-                out: np.ndarray, ends: np.ndarray) -> int:
+                out: np.ndarray, ends: np.ndarray, *, early: bool = False,
+                trace: np.ndarray | None = None) -> int:
         """Run until ``want`` more solutions, the end, ``max_nodes`` nodes in all, a stop request or
-        about ``work`` units of work; return the solutions visited (see ``dlx1.search``)."""
+        about ``work`` units of work; return the solutions visited (see ``dlx1.search``). With
+        ``early`` the run may end (phase EXHAUSTED) without taking back the levels still applied,
+        when no level has an option left: the caller unwinds or restores. ``trace``: a buffer for
+        the steps (see :mod:`dlx.tracing`), or :class:`TraceRefused`."""
 
     def unwind(self, structure, machine: Machine) -> None:
         """Take back whatever the run still has applied; the structure is as built again."""
@@ -87,16 +138,71 @@ class Engine(Protocol):
     def applied(self, structure, machine: Machine) -> list[int]:
         """The options (numbers) a paused run has applied, in level order."""
 
-    def check(self, problem, structure, machine: Machine | None) -> None:
-        """Assert that ``structure`` is exactly what ``problem`` gives at the point where ``machine``
-        (None: no run) has paused."""
+    def check(self, options: Options, structure, machine: Machine | None = None) -> None:
+        """Raise :class:`StructureError` unless ``structure`` is exactly what ``options`` give at
+        the point where ``machine`` (None: no run) has paused. Cost: linear in the size of the
+        problem (Python; for tests)."""
 
-    def first_nodes(self, problem) -> np.ndarray:
+    def first_nodes(self, options: Options) -> np.ndarray:
         """What the batch kernel needs per option to select it (DLX1: its first node)."""
 
-    def solve_batch(self, structure, pristine, scratch, *arrays) -> bool:
-        """One slice of a batch (see ``batch.solve_batch``; ``scratch`` a :class:`batch.Scratch`
-        of this engine's machine): True when every row is done."""
+    def solve_batch(self, structure, pristine, scratch, groups, rows: np.ndarray, limit: int,
+                    max_nodes: int, work: int, results) -> bool:
+        """One slice of a batch (see :mod:`.batch`; ``scratch`` a :class:`.batch.Scratch` of this
+        engine's machine, ``groups`` a :class:`.batch.Groups`, ``results`` a
+        :class:`.batch.Results`): True when every row is done."""
+
+    def reduce_row(self, structure, pristine, scratch, groups, row: np.ndarray, units: np.ndarray,
+                   unit_ends: np.ndarray, keep: int, minimal: bool, budget: int) -> int:
+        """``row`` with values taken away, unit by unit, while it keeps one solution (see
+        :meth:`dlx.Batch.reduce`), in place; returns the solutions of the row as given, up to 2,
+        or -1 when its values clash. :func:`.batch.reduce_by_rows` does it with
+        :meth:`solve_batch`, for an engine without a kernel of its own."""
+
+
+def warm_up(engine: Engine, structure) -> None:
+    """Load ``engine``'s compiled search for these types (from numba's cache, on a process's first
+    search) by a call that does nothing, a budget of 0 nodes, on ``structure`` (a copy: it stays
+    as built). Keeps the loading out of a search's time."""
+    machine = engine.start(structure)
+    empty = np.zeros(0, np.int32)
+    engine.advance(structure, machine, 1, 0, 1, empty, empty)
+    state = machine.state
+    if state[PHASE] != st.MAX_NODES or state[NODES] != 0:
+        raise StructureError(f"{engine.name}: a search with no nodes to spend did something")
+
+
+def refuse_trace(engine: Engine, trace) -> None:
+    """Raise :class:`TraceRefused` when a trace is asked of ``engine``, which records none."""
+    if trace is not None:
+        raise TraceRefused(f"a trace is recorded by the dlx engine on problems without colours or "
+                           f"multiplicities (Knuth's DLX1), not by {engine.name}")
+
+
+@njit(cache=True, nogil=True)
+def resumable(state):
+    """Whether a run in ``state`` can go on (phase RUNNING, MAX_NODES or STOPPED): the first thing
+    every search kernel asks."""
+    phase = state[PHASE]
+    return phase == st.RUNNING or phase == st.MAX_NODES or phase == st.STOPPED
+
+
+@njit(cache=True, nogil=True)
+def ceiling_of(state):
+    """The level a piece of a split search pauses at (``NO_CEILING``: none)."""
+    return state[CEILING] if state[CEILING] > 0 else NO_CEILING
+
+
+@njit(cache=True, nogil=True)
+def settle(state, phase, level, step, nodes, updates, cleansings, found):
+    """The last thing every search kernel does: write its registers back into ``state``."""
+    state[PHASE] = phase
+    state[LEVEL] = level
+    state[STEP] = step
+    state[NODES] = nodes
+    state[UPDATES] = updates
+    state[CLEANSINGS] = cleansings
+    state[SOLUTIONS] += found
 
 
 class Prepared:
@@ -108,10 +214,17 @@ class Prepared:
     few array copies of that size.
     """
 
-    def __init__(self, engine: Engine, problem) -> None:
+    def __init__(self, engine: Engine, options: Options) -> None:
         self.engine = engine
-        self.problem = problem
-        self.structure = engine.prepare(problem)
+        self.options = options
+        try:
+            self.structure = engine.prepare(options)
+        except SystemError as e:
+            # Ctrl-C while a kernel boxes a new array: numba calls back into Python for its dtype,
+            # the interrupt lands there and comes out as a SystemError caused by it
+            if _interrupted(e):
+                raise KeyboardInterrupt from None
+            raise
         self.pristine = engine.copy(self.structure)
         self._lock = threading.Lock()
         self._holder: weakref.ref | None = None
@@ -135,5 +248,16 @@ class Prepared:
         copy as built."""
         holder = self._holder() if self._holder is not None else None
         machine = holder.machine() if holder is not None else None
-        self.engine.check(self.problem, self.structure, machine)
-        self.engine.check(self.problem, self.pristine, None)
+        self.engine.check(self.options, self.structure, machine)
+        self.engine.check(self.options, self.pristine, None)
+
+
+def _interrupted(error: BaseException) -> bool:
+    """Whether ``error`` was caused, at any depth, by a KeyboardInterrupt."""
+    seen = set()
+    while error is not None and id(error) not in seen:
+        if isinstance(error, KeyboardInterrupt):
+            return True
+        seen.add(id(error))
+        error = error.__cause__ or error.__context__
+    return False

@@ -40,8 +40,10 @@ import numpy as np
 from numba import njit
 
 from .. import status as st
-from .base import (CEILING, CLEANSINGS, FLOOR, LEAVE, LEVEL, NODES, NO_CEILING, PHASE, SOLUTIONS, STATE_SIZE,
-                   STEP, STOP, UPDATES)
+from . import batch
+from .base import (CLEANSINGS, FLOOR, LEAVE, LEVEL, NODES, PHASE, POLL, STATE_SIZE, STEP, STOP, UPDATES, Options,
+                   StructureError, ceiling_of, refuse_trace, resumable, settle, warm_up)
+from .batch import FIRST, MORE, NEW_ROW, NO_NODE, ROW, STAGE
 
 FORWARD, ADVANCE, NEXT, BACKUP = 0, 1, 2, 3
 assert BACKUP == LEAVE
@@ -55,8 +57,6 @@ TWO = np.uint32(2)
 THREE = np.uint32(3)
 SPACER = np.uint32(0x80000000)
 NONE = np.uint32(0xFFFFFFFF)
-#: The stop flag is read (and ``work`` checked) once per ``POLL`` updates.
-POLL = 1 << 16
 #: The save stack starts with room for ``STACK_LEVELS`` branching levels (at least ``STACK_START``
 #: words, at most what the deepest search can need) and doubles when a search needs more.
 STACK_LEVELS = 8
@@ -359,8 +359,7 @@ def search(C, choice, saved, stack, state, want, max_nodes, work, early, out, en
     item, sets, nd, clr = C.item, C.set, C.nd, C.clr
     second = C.second
     n1 = np.int64(C.n1)
-    phase = state[PHASE]
-    if phase != st.RUNNING and phase != st.MAX_NODES and phase != st.STOPPED:
+    if not resumable(state):
         return 0
     phase = st.RUNNING
     record = ends.size > 0
@@ -370,7 +369,7 @@ def search(C, choice, saved, stack, state, want, max_nodes, work, early, out, en
     level = state[LEVEL]
     step = state[STEP]
     floor = state[FLOOR]
-    ceiling = state[CEILING] if state[CEILING] > 0 else NO_CEILING
+    ceiling = ceiling_of(state)
     poll = updates
     end = updates + work
     found = 0
@@ -499,13 +498,7 @@ def search(C, choice, saved, stack, state, want, max_nodes, work, early, out, en
             best = nd[y]
             cur = nd[y + ONE]
             step = NEXT
-    state[PHASE] = phase
-    state[LEVEL] = level
-    state[STEP] = step
-    state[NODES] = nodes
-    state[UPDATES] = updates
-    state[CLEANSINGS] = cleansings
-    state[SOLUTIONS] += found
+    settle(state, phase, level, step, nodes, updates, cleansings, found)
     return found
 
 
@@ -521,6 +514,63 @@ def unwind(C, state):
         state[PHASE] = st.STOPPED
 
 
+# --- many variants of the problem in one call (see :mod:`.batch`)
+
+
+@njit(cache=True, nogil=True)
+def solve_batch(C, G, R, rows, limit, max_nodes, work, where, choice, saved, stack, state, out, ends):
+    """:func:`dlx1.solve_batch` for dancing cells: the same arguments and results (less
+    ``pristine``: the sets keep their origin), with this module's search. After every row the sets
+    are put back as built, exactly, so a row's answer never depends on the rows before it. Returns
+    False also when the search needs a larger save stack (``state[GROW]``)."""
+    n_rows, n_groups = rows.shape
+    no_ends = ends[:0]
+    tally = np.zeros(2, np.int64)
+    r = where[ROW]
+    stage = where[STAGE]
+    spent = 0
+    while r < n_rows:
+        if stage == NEW_ROW:
+            if spent >= work:
+                break
+            batch.begin_row(R, r)
+            state[:] = 0
+            state[ACTIVE1] = C.n1
+            state[ACTIVE2] = C.n_items
+            for j in range(n_groups):
+                x = batch.given(G, rows, r, j)
+                if x == 0:
+                    continue
+                if x == NO_NODE or not select(x, C, state, tally):
+                    R.status[r] = st.INVALID
+                    break
+                R.answers[r, j] = rows[r, j]
+            if R.status[r] == st.SOLVED and state[ACTIVE1] == 0:
+                R.counts[r] = 1     # the selected options cover everything already
+            elif R.status[r] == st.SOLVED:
+                stage = FIRST
+        if stage != NEW_ROW:
+            before = state[UPDATES]
+            if stage == FIRST:
+                if search(C, choice, saved, stack, state, 1, max_nodes, work - spent, True, out, ends):
+                    batch.first_found(G, R, r, out, ends)
+                    stage = MORE
+            if stage == MORE and R.counts[r] < limit:
+                R.counts[r] += search(C, choice, saved, stack, state, limit - R.counts[r], max_nodes,
+                                      work - spent, True, out, no_ends)
+            spent += state[UPDATES] - before
+            if batch.unfinished(state, R, r, limit):
+                break
+            batch.row_done(state, R, r, state[NODES])
+        batch.end_row(R, r)
+        restore(C)
+        stage = NEW_ROW
+        r += 1
+    where[ROW] = r
+    where[STAGE] = stage
+    return r == n_rows
+
+
 def applied(C: CellStructure, choice: np.ndarray, state: np.ndarray) -> list[int]:
     """The option numbers applied at the levels of a paused search, in level order."""
     return [int(option_of(choice[level], C.nd)) for level in range(state[LEVEL])]
@@ -533,33 +583,40 @@ def first_nodes(option_start: np.ndarray) -> np.ndarray:
     return (2 * (1 + option_start[:-1] + np.arange(n_options))).astype(np.uint32)
 
 
-def check(C: CellStructure, problem, applied_options=()) -> None:
-    """Assert that the sets are exactly what ``problem`` gives with ``applied_options`` (numbers)
-    chosen, as sets (the order within a set dances): SSXC1's ``sanity()`` (``pos`` inverts
-    ``item``, ``loc`` inverts ``set``), made exact. The active items are those no applied option
-    has; each active item's live options are those still compatible with every applied option; a
-    purified item carries its colour. Valid at any point a search pauses. Cost: linear in the size
-    of the problem times the applied options."""
-    start, ids = problem._link_start, problem._link_items
-    colours = problem._link_colours
+def check(C: CellStructure, problem: Options, applied_options=()) -> None:
+    """Raise :class:`StructureError` unless the sets are exactly what ``problem`` gives with
+    ``applied_options`` (numbers) chosen, as sets (the order within a set dances): SSXC1's
+    ``sanity()`` (``pos`` inverts ``item``, ``loc`` inverts ``set``), made exact. The active
+    items are those no applied option has; each active item's live options are those still
+    compatible with every applied option; a purified item carries its colour. Valid at any point
+    a search pauses. Cost: linear in the size of the problem times the applied options."""
+    start, ids = problem.start, problem.items
+    colours = problem.colours
     n1, n_items = int(C.n1), int(C.n_items)
     item, sets, nd = C.item.tolist(), C.set.tolist(), C.nd.tolist()
     base = C.origin_item.tolist()
     index = {x: i for i, x in enumerate(base)}
     for k, x in enumerate(item):
-        assert sets[x - 2] == k, f"pos of item {index[x]} is {sets[x - 2]}, not {k}"
+        if x not in index:
+            raise StructureError(f"item[{k}] is {x}, the place of no item")
+        if sets[x - 2] != k:
+            raise StructureError(f"pos of item {index[x]} is {sets[x - 2]}, not {k}")
     n_nodes = len(nd) // 2
     for o in range(start.size - 1):
         first = 1 + int(start[o]) + o
         for j, k in enumerate(range(start[o], start[o + 1])):
             y = 2 * (first + j)
             x = base[ids[k]]
-            assert nd[y] == x, f"node {y} belongs to item {index.get(nd[y])}, not {ids[k]}"
+            if nd[y] != x:
+                raise StructureError(f"node {y} belongs to item {index.get(nd[y])}, not {ids[k]}")
             loc = nd[y + 1]
-            assert x <= loc < x + int(C.origin_set[x - 1]) and sets[loc] == y, f"bad loc of node {y}"
+            if not (x <= loc < x + int(C.origin_set[x - 1]) and sets[loc] == y):
+                raise StructureError(f"bad loc of node {y}")
         spacer = first + int(start[o + 1] - start[o])
-        assert nd[2 * spacer] == 0x80000000 | 2 * int(start[o + 1] - start[o]) and nd[2 * spacer + 1] == o
-    assert 2 * (start.size + ids.size) == 2 * n_nodes
+        if nd[2 * spacer] != 0x80000000 | 2 * int(start[o + 1] - start[o]) or nd[2 * spacer + 1] != o:
+            raise StructureError(f"the spacer after option {o} is wrong")
+    if n_nodes != start.size + ids.size:
+        raise StructureError(f"{n_nodes} nodes, not {start.size + ids.size}")
     # which items are taken, and with which colour
     taken: dict[int, int] = {}
     for o in applied_options:
@@ -569,10 +626,12 @@ def check(C: CellStructure, problem, applied_options=()) -> None:
     expect1 = sum(1 for i in active if i < n1)
     expect2 = n1 + sum(1 for i in active if i >= n1)
     got_active = {index[x] for x in item[:expect1]} | {index[x] for x in item[n1:expect2]}
-    assert got_active == active, f"active items {sorted(got_active)}, expected {sorted(active)}"
+    if got_active != active:
+        raise StructureError(f"active items {sorted(got_active)}, expected {sorted(active)}")
     for i, colour in taken.items():
         if colour:
-            assert sets[base[i] - 3] == colour, f"item {i} purified with {sets[base[i] - 3]}, not {colour}"
+            if sets[base[i] - 3] != colour:
+                raise StructureError(f"item {i} purified with {sets[base[i] - 3]}, not {colour}")
 
     def compatible(o: int) -> bool:
         for k in range(start[o], start[o + 1]):
@@ -585,32 +644,36 @@ def check(C: CellStructure, problem, applied_options=()) -> None:
         x = base[i]
         live = sorted(option_of(np.uint32(sets[p]), C.nd) for p in range(x, x + sets[x - 1]))
         want = sorted(o for o in range(start.size - 1) if i in ids[start[o]:start[o + 1]] and compatible(o))
-        assert live == want, f"item {i} has options {live}, expected {want}"
-
-
-def warm_up(C: CellStructure) -> None:
-    """Load the compiled search for these types by a call that does nothing (a budget of 0)."""
-    machine = CellMachine(C)
-    empty = np.zeros(0, np.int32)
-    search(C, *machine.arrays(), np.int64(1), np.int64(0), np.int64(1), False, empty, empty)
-    assert machine.state[PHASE] == st.MAX_NODES and machine.state[NODES] == 0
+        if live != want:
+            raise StructureError(f"item {i} has options {live}, expected {want}")
 
 
 class Cells:
     """Dancing cells: SSXC1 for plain problems and secondary items, SSXCC with colours."""
 
     name = "cells"
+    traces = False
+    #: a piece's sets are as built, not as the run left them: options come in another order
+    exact_splits = False
 
-    def for_problem(self, problem) -> Cells:
-        if problem.bounds is not None:
-            raise ValueError("the cells engine takes no multiplicities (bounds other than 1); "
-                             "use engine='dlx' (DLX3)")
+    @property
+    def machines(self) -> tuple[Cells]:
+        return (self,)
+
+    def refusal(self, options: Options) -> str | None:
+        if options.bounds is not None:
+            return "the cells engine takes no multiplicities (bounds other than 1); use engine='dlx' (DLX3)"
+        return None
+
+    def for_problem(self, problem: Options) -> Cells:
+        why = self.refusal(problem)
+        if why:
+            raise ValueError(why)
         return self
 
-    def prepare(self, problem) -> CellStructure:
-        C = build(problem._link_start, problem._link_items, problem._link_colours,
-                  problem.n_items, problem.n_primary)
-        warm_up(copy(C))
+    def prepare(self, options: Options) -> CellStructure:
+        C = build(options.start, options.items, options.colours, options.n_items, options.n_primary)
+        warm_up(self, copy(C))
         return C
 
     def copy(self, structure: CellStructure) -> CellStructure:
@@ -622,7 +685,9 @@ class Cells:
     def start(self, structure: CellStructure) -> CellMachine:
         return CellMachine(structure)
 
-    def advance(self, structure, machine, want, max_nodes, work, out, ends, early=False) -> int:
+    def advance(self, structure, machine, want, max_nodes, work, out, ends, *, early=False, trace=None) -> int:
+        refuse_trace(self, trace)
+        early = bool(early)
         found = 0
         while True:
             found += search(structure, *machine.arrays(), want - found, max_nodes, work, early, out, ends)
@@ -645,16 +710,23 @@ class Cells:
     def applied(self, structure, machine) -> list[int]:
         return applied(structure, machine.choice, machine.state)
 
-    def check(self, problem, structure, machine=None) -> None:
+    def check(self, options: Options, structure, machine=None) -> None:
         done = [] if machine is None else self.applied(structure, machine)
-        check(structure, problem, done)
+        check(structure, options, done)
 
-    def first_nodes(self, problem) -> np.ndarray:
-        return first_nodes(problem._link_start)
+    def first_nodes(self, options: Options) -> np.ndarray:
+        return first_nodes(options.start)
 
-    def solve_batch(self, structure, pristine, scratch, *arrays) -> bool:
-        from .batch import solve_batch_cells
-        done = solve_batch_cells(structure, *arrays, *scratch.arrays())
-        if scratch.machine.state[GROW]:
-            scratch.machine.grow()
+    def solve_batch(self, structure, pristine, scratch, groups, rows, limit, max_nodes, work, results) -> bool:
+        m = scratch.machine
+        done = solve_batch(structure, groups, results, rows, limit, max_nodes, work, scratch.where, m.choice,
+                           m.saved, m.stack, m.state, scratch.out, scratch.ends)
+        if m.state[GROW]:
+            m.grow()
         return done
+
+    def reduce_row(self, structure, pristine, scratch, groups, row, units, unit_ends, keep, minimal,
+                   budget) -> int:
+        """One batch row per test (:func:`.batch.reduce_by_rows`)."""
+        return batch.reduce_by_rows(self, structure, pristine, scratch, groups, row, units, unit_ends, keep,
+                                    minimal, budget)

@@ -21,10 +21,11 @@ import numpy as np
 from numba import njit
 
 from .. import status as st
-from . import links
-from .base import (CEILING, FLOOR, LEAVE, LEVEL, NODES, NO_CEILING, PHASE, SOLUTIONS, STATE_SIZE, STEP,
-                   STOP, UPDATES, Machine)
-from .links import COVERED, ZERO, Links, cover, cover_others, option_of, uncover, uncover_others
+from . import batch, links
+from .base import (FLOOR, LEAVE, LEVEL, NODES, PHASE, POLL, SOLUTIONS, STATE_SIZE, STEP, STOP, UPDATES, Machine,
+                   Options, ceiling_of, resumable, settle, warm_up)
+from .batch import CHOSEN, FIRST, MORE, NEW_ROW, NO_NODE, ROW, STAGE
+from .links import COVERED, ZERO, Links, cover, cover_others, deselect, option_of, select, uncover, uncover_others
 
 FORWARD, ADVANCE, RECOVER, BACKUP = 0, 1, 2, 3
 assert BACKUP == LEAVE
@@ -38,8 +39,6 @@ CHOOSE_EVENT, TRY_EVENT, DEAD_EVENT, SOLUTION_EVENT, BACKUP_EVENT = 1, 2, 3, 4, 
 QUICK_SCAN = 12
 FLAT_SCAN = 1023      # 10 bits of item number in the key
 LENGTH_CAP = np.int32((1 << 21) - 1)
-#: The stop flag is read (and ``work`` checked) once per ``POLL`` updates, about every 0.2 ms.
-POLL = 1 << 16
 #: The choice pass adapts to the problem: keeping ``length[0]`` (the count of active primary items
 #: without options) costs a test per update and lets the scan stop at the first item with one
 #: option; without it the scan runs over every primary item (stopping only at an empty one). With
@@ -115,8 +114,7 @@ def search(L, choice, state, want, max_nodes, work, early, out, ends, counting=T
     compiles the search with none of that code.
     """
     llink, rlink, length, top, ulink, dlink, n1 = L
-    phase = state[PHASE]
-    if phase != st.RUNNING and phase != st.MAX_NODES and phase != st.STOPPED:
+    if not resumable(state):
         return 0
     phase = st.RUNNING
     record = ends.size > 0
@@ -125,7 +123,7 @@ def search(L, choice, state, want, max_nodes, work, early, out, ends, counting=T
     level = state[LEVEL]
     step = state[STEP]
     floor = state[FLOOR]
-    ceiling = state[CEILING] if state[CEILING] > 0 else NO_CEILING
+    ceiling = ceiling_of(state)
     poll = updates            # a stop asked for between calls is seen at once
     end = updates + work
     found = 0
@@ -267,12 +265,7 @@ def search(L, choice, state, want, max_nodes, work, early, out, ends, counting=T
             step = RECOVER
     if not counting:
         count_empty(L)
-    state[PHASE] = phase
-    state[LEVEL] = level
-    state[STEP] = step
-    state[NODES] = nodes
-    state[UPDATES] = updates
-    state[SOLUTIONS] += found
+    settle(state, phase, level, step, nodes, updates, 0, found)
     return found
 
 
@@ -311,26 +304,209 @@ def applied(L: Links, choice: np.ndarray, state: np.ndarray) -> list[int]:
     return [int(option_of(choice[level], L.top)) for level in range(state[LEVEL])]
 
 
-def warm_up(L: Links) -> None:
-    """Load the compiled search for these types (from numba's cache, on a process's first search)
-    by a call that does nothing: a budget of 0 nodes. Keeps the loading out of a search's time.
-    The scanning search loads when a run first needs it (a long one: it has spent ``WORK``
-    updates), so that a short run loads one kernel."""
-    choice, state = new_state(int(L.n1))
-    empty = np.zeros(0, np.int32)
-    search(L, choice, state, np.int64(1), np.int64(0), np.int64(1), False, empty, empty)
-    assert state[PHASE] == st.MAX_NODES and state[NODES] == 0
+# --- many variants of the problem in one call (see :mod:`.batch`)
 
+
+@njit(cache=True, nogil=True)
+def solve_batch(L, pristine, G, R, rows, limit, max_nodes, work, where, chosen, choice, state, out, ends):
+    """Solve rows ``where[ROW]`` onwards (see :mod:`.batch`); returns True when every row is done,
+    False when about ``work`` updates were spent first (call again to go on). The selected options
+    are covered as a chosen option's items are; one whose item is covered already makes the row
+    INVALID.
+
+    A search that ends with options still applied (paused at the last solution wanted, out of
+    nodes, or exhausted early) is not unwound step by step: ``pristine`` (the links as built) is
+    copied back, which costs less than undoing every level of an easy puzzle.
+    """
+    n_rows, n_groups = rows.shape
+    no_ends = ends[:0]
+    r = where[ROW]
+    stage = where[STAGE]
+    n_chosen = where[CHOSEN]
+    spent = 0
+    while r < n_rows:
+        if stage == NEW_ROW:
+            if spent >= work:
+                break
+            batch.begin_row(R, r)
+            n_chosen = 0
+            for j in range(n_groups):
+                x = batch.given(G, rows, r, j)
+                if x == 0:
+                    continue
+                if x == NO_NODE or select(x, L) < 0:
+                    R.status[r] = st.INVALID
+                    break
+                chosen[n_chosen] = x
+                n_chosen += 1
+                R.answers[r, j] = rows[r, j]
+            if R.status[r] == st.SOLVED and L.rlink[ZERO] == ZERO:
+                R.counts[r] = 1     # the selected options cover everything already
+            elif R.status[r] == st.SOLVED and limit > 0:
+                state[:] = 0
+                stage = FIRST
+        if stage != NEW_ROW:
+            before = state[UPDATES]
+            if stage == FIRST:
+                if search(L, choice, state, 1, max_nodes, work - spent, True, out, ends):
+                    batch.first_found(G, R, r, out, ends)
+                    stage = MORE
+            if stage == MORE and R.counts[r] < limit:
+                R.counts[r] += search(L, choice, state, limit - R.counts[r], max_nodes, work - spent, True,
+                                      out, no_ends)
+            spent += state[UPDATES] - before
+            if batch.unfinished(state, R, r, limit):
+                break
+            batch.row_done(state, R, r, state[NODES])
+            if state[PHASE] != st.COMPLETE:
+                # options are still applied: put the links back wholesale, givens and all
+                links.restore(L, pristine)
+                n_chosen = 0
+        batch.end_row(R, r)
+        for k in range(n_chosen - 1, -1, -1):
+            deselect(chosen[k], L)
+        n_chosen = 0
+        stage = NEW_ROW
+        r += 1
+    where[ROW] = r
+    where[STAGE] = stage
+    where[CHOSEN] = n_chosen
+    return r == n_rows
+
+
+@njit(cache=True, nogil=True)
+def _push(u, units, unit_ends, row, G, L, stack, sp):
+    """Select the options of unit ``u`` of ``row`` (its groups with a value) onto ``stack`` from
+    ``sp``; returns how many, or -1 (with none left selected) when one clashes."""
+    pushed = 0
+    for k in range(unit_ends[u - 1] if u else 0, unit_ends[u]):
+        j = units[k]
+        if row[j] == 0:
+            continue
+        x = G.first_node[G.group_start[j] + row[j] - 1]
+        if select(x, L) < 0:
+            for _ in range(pushed):
+                deselect(stack[sp + pushed - 1], L)
+                pushed -= 1
+            return -1
+        stack[sp + pushed] = x
+        pushed += 1
+    return pushed
+
+
+@njit(cache=True, nogil=True)
+def _pop(n, L, stack, sp):
+    """Deselect the top ``n`` options of ``stack`` (in the reverse order of selection)."""
+    for _ in range(n):
+        sp -= 1
+        deselect(stack[sp], L)
+    return sp
+
+
+@njit(cache=True, nogil=True)
+def _count2(L, choice, state, budget):
+    """Solutions of what is selected, up to 2, within ``budget`` nodes (2 when it runs out: not
+    proven unique); the links are as they were after."""
+    state[:] = 0
+    none = np.zeros(0, np.int32)
+    found = search(L, choice, state, 2, budget, np.int64(1) << 62, False, none, none)
+    if state[PHASE] != st.COMPLETE:
+        if state[PHASE] == st.MAX_NODES:
+            found = 2
+        unwind(L, choice, state)
+    return found
+
+
+@njit(cache=True, nogil=True)
+def reduce_row(L, G, row, units, unit_ends, keep, minimal, budget, choice, state, stack, fixed):
+    """Take the values of ``row`` away, unit by unit (unit ``u`` is the groups
+    ``units[unit_ends[u-1]:unit_ends[u]]``), in unit order, keeping each removal that leaves exactly
+    one solution, and stopping at ``keep`` values (or, unless ``minimal``, at the first unit that
+    has to stay). A test that needs more than ``budget`` nodes keeps its unit (not proven to go).
+    ``row`` is changed in place. Returns the solutions of the row as given, up to 2 (the row is
+    reduced only when that is 1), or -1 when its values clash.
+
+    Every value stays selected between tests, so a test costs a search, not a row's selection:
+    the units wait on the stack in reverse order (unit ``t`` on top when its turn comes), under
+    the units that had to stay, which are selected again on top after each removal. The links are
+    as built when it returns. ``stack`` holds a node per group, ``fixed`` a unit number per unit.
+    """
+    n_groups = row.size
+    n_units = unit_ends.size
+    in_unit = np.zeros(n_groups, np.bool_)
+    for k in range(units.size):
+        in_unit[units[k]] = True
+    sp = 0
+    given = 0
+    clash = False
+    for j in range(n_groups):
+        if row[j] == 0:
+            continue
+        given += 1
+        if not in_unit[j]:
+            x = G.first_node[G.group_start[j] + row[j] - 1]
+            if select(x, L) < 0:
+                clash = True
+                break
+            stack[sp] = x
+            sp += 1
+    sizes = np.zeros(n_units, np.int64)
+    if not clash:
+        for u in range(n_units - 1, -1, -1):
+            pushed = _push(u, units, unit_ends, row, G, L, stack, sp)
+            if pushed < 0:
+                clash = True
+                break
+            sizes[u] = pushed
+            sp += pushed
+    if clash:
+        _pop(sp, L, stack, sp)
+        return -1
+    count = _count2(L, choice, state, np.int64(1) << 62)
+    if count != 1:
+        _pop(sp, L, stack, sp)
+        return count
+    n_fixed = 0
+    on_top = 0        # nodes of the units that stay, above the unit whose turn it is
+    for t in range(n_units):
+        if given <= keep:
+            break
+        size = sizes[t]
+        if size == 0:
+            continue
+        sp = _pop(on_top + size, L, stack, sp)
+        for f in range(n_fixed):
+            sp += _push(fixed[f], units, unit_ends, row, G, L, stack, sp)
+        if given - size >= keep and _count2(L, choice, state, budget) == 1:
+            for k in range(unit_ends[t - 1] if t else 0, unit_ends[t]):
+                row[units[k]] = 0
+            given -= size
+        else:
+            sp += _push(t, units, unit_ends, row, G, L, stack, sp)
+            fixed[n_fixed] = t
+            n_fixed += 1
+            on_top += size
+            if not minimal and given - size >= keep:
+                break
+    _pop(sp, L, stack, sp)
+    return 1
 
 
 class DLX1:
     """Knuth's DLX1: nodes and updates counted exactly as his program counts them."""
 
     name = "dlx1"
+    traces = True
+    exact_splits = True
 
-    def prepare(self, problem) -> Links:
-        L = links.build(problem._link_start, problem._link_items, problem.n_items, problem.n_primary)
-        warm_up(links.copy(L))
+    def refusal(self, options: Options) -> str | None:
+        if options.colours is not None or options.bounds is not None:
+            return "DLX1 takes no colours and no multiplicities (DLX2 and DLX3 do)"
+        return None
+
+    def prepare(self, options: Options) -> Links:
+        L = links.build(options.start, options.items, options.n_items, options.n_primary)
+        warm_up(self, links.copy(L))
         return L
 
     def copy(self, structure: Links) -> Links:
@@ -342,12 +518,12 @@ class DLX1:
     def start(self, structure: Links) -> Machine:
         return Machine(*new_state(int(structure.n1)))
 
-    def advance(self, structure, machine, want, max_nodes, work, out, ends, trace=None) -> int:
+    def advance(self, structure, machine, want, max_nodes, work, out, ends, *, early=False, trace=None) -> int:
         if trace is not None:
             return traced_search(structure, machine.choice, machine.state, want, max_nodes, work, out,
                                  ends, trace)
         run = search if keeps_count(structure, machine.state) else scanning_search
-        return run(structure, machine.choice, machine.state, want, max_nodes, work, False, out, ends)
+        return run(structure, machine.choice, machine.state, want, max_nodes, work, bool(early), out, ends)
 
     def unwind(self, structure, machine) -> None:
         unwind(structure, machine.choice, machine.state)
@@ -366,21 +542,21 @@ class DLX1:
     def applied(self, structure, machine) -> list[int]:
         return applied(structure, machine.choice, machine.state)
 
-    def check(self, problem, structure, machine: Machine | None) -> None:
+    def check(self, options: Options, structure, machine: Machine | None = None) -> None:
         done = [] if machine is None else self.applied(structure, machine)
-        links.check(structure, problem._link_start, problem._link_items, done)
+        links.check(structure, options.start, options.items, done)
 
-    def first_nodes(self, problem) -> np.ndarray:
-        return links.first_nodes(problem._link_start, problem.n_items)
+    def first_nodes(self, options: Options) -> np.ndarray:
+        return links.first_nodes(options.start, options.n_items)
 
-    def solve_batch(self, structure, pristine, scratch, *arrays) -> bool:
-        from .batch import solve_batch      # here, not at the top: batch.py builds on this module
-        return solve_batch(structure, pristine, *arrays, *scratch.arrays())
+    def solve_batch(self, structure, pristine, scratch, groups, rows, limit, max_nodes, work, results) -> bool:
+        m = scratch.machine
+        return solve_batch(structure, pristine, groups, results, rows, limit, max_nodes, work, scratch.where,
+                           scratch.chosen, m.choice, m.state, scratch.out, scratch.ends)
 
-    def reduce_row(self, structure, scratch, first_node, group_start, row, units, unit_ends, keep,
-                   minimal, budget) -> int:
-        """See ``batch.reduce_row``: the values of ``row`` taken away while it stays unique."""
-        from .batch import reduce_row
-        return reduce_row(structure, first_node, group_start, row, units, unit_ends, keep, minimal,
-                          np.int64(budget), scratch.machine.choice, scratch.machine.state, scratch.chosen,
-                          np.zeros(unit_ends.size, np.int64))
+    def reduce_row(self, structure, pristine, scratch, groups, row, units, unit_ends, keep, minimal,
+                   budget) -> int:
+        """See :func:`reduce_row`: the values of ``row`` taken away while it stays unique."""
+        m = scratch.machine
+        return reduce_row(structure, groups, row, units, unit_ends, keep, minimal, np.int64(budget), m.choice,
+                          m.state, scratch.chosen, np.zeros(unit_ends.size, np.int64))

@@ -40,16 +40,16 @@ import numpy as np
 from numba import njit
 
 from .. import status as st
-from . import links
-from .base import (CEILING, CLEANSINGS, FLOOR, LEAVE, LEVEL, NODES, NO_CEILING, PHASE, SOLUTIONS, STATE_SIZE,
-                   STEP, STOP, UPDATES, Machine)
+from . import batch, links
+from .base import (CLEANSINGS, FLOOR, LEAVE, LEVEL, NODES, PHASE, POLL, STATE_SIZE, STEP, STOP, UPDATES, Machine,
+                   Options, StructureError, ceiling_of, refuse_trace, resumable, settle, warm_up)
+from .batch import CHOSEN, FIRST, MORE, NEW_ROW, NO_NODE, ROW, STAGE
 from .links import ONE, SPACER, ZERO, option_of
 
 FORWARD, ADVANCE, BACKUP, BACKDOWN = 0, 1, 2, 3
 assert BACKDOWN == LEAVE
 INFINITY = 1 << 30      # the branching degree when no primary item is active: a solution
 CLEANSED = np.uint32(0x40000000)     # in ``top``: a cleansed node (below SPACER, above every item)
-POLL = 1 << 16          # the stop flag is read (and ``work`` checked) once per POLL updates
 
 
 class MLinks(NamedTuple):
@@ -69,15 +69,15 @@ class MLinks(NamedTuple):
     depth: np.int64             # the most levels a search can need (max_depth)
 
 
-def build(problem) -> MLinks:
+def build(problem: Options) -> MLinks:
     """The structure of ``problem`` as built. Cost: linear in the size of the problem."""
-    start, ids = problem._link_start, problem._link_items
+    start, ids = problem.start, problem.items
     n_items, n_primary = problem.n_items, problem.n_primary
     base = links.build(start, ids, n_items, n_primary)
     colour = np.zeros(base.top.size, np.int32)
-    if problem._link_colours is not None:
+    if problem.colours is not None:
         owner = np.repeat(np.arange(start.size - 1), np.diff(start))
-        colour[n_items + 2 + np.arange(ids.size) + owner] = problem._link_colours
+        colour[n_items + 2 + np.arange(ids.size) + owner] = problem.colours
     bound = np.ones(n_items + 1, np.int32)
     slack = np.zeros(n_items + 1, np.int32)
     if problem.bounds is not None:
@@ -107,7 +107,7 @@ def restore(L, pristine):
     L.bound[:] = pristine.bound
 
 
-def max_depth(problem) -> int:
+def max_depth(problem: Options) -> int:
     """Levels a search can need: each either takes an option (at most the sum of the upper bounds)
     or makes a null move, which retires a primary item."""
     hi = problem.n_primary if problem.bounds is None else int(problem.bounds[:, 1].sum())
@@ -416,8 +416,7 @@ def search(L, choice, first_tweak, state, want, max_nodes, work, out, ends):
     list are tweaked away first, as trying them would have left them, without counting.
     """
     llink, rlink, length, top, ulink, dlink, colour, bound, slack, n1, dead_end_update, _ = L
-    phase = state[PHASE]
-    if phase != st.RUNNING and phase != st.MAX_NODES and phase != st.STOPPED:
+    if not resumable(state):
         return 0
     phase = st.RUNNING
     n_items = llink.size - 2
@@ -427,7 +426,7 @@ def search(L, choice, first_tweak, state, want, max_nodes, work, out, ends):
     counts[1] = state[CLEANSINGS]
     uncounted = np.zeros(2, np.int64)   # where a forced level's work goes
     floor = state[FLOOR]
-    ceiling = state[CEILING] if state[CEILING] > 0 else NO_CEILING
+    ceiling = ceiling_of(state)
     nodes = state[NODES]
     level = state[LEVEL]
     step = state[STEP]
@@ -560,13 +559,7 @@ def search(L, choice, first_tweak, state, want, max_nodes, work, out, ends):
             cur = dlink[cur]
             choice[level] = cur
             step = ADVANCE
-    state[PHASE] = phase
-    state[LEVEL] = level
-    state[STEP] = step
-    state[NODES] = nodes
-    state[UPDATES] = counts[0]
-    state[CLEANSINGS] = counts[1]
-    state[SOLUTIONS] += found
+    settle(state, phase, level, step, nodes, counts[0], counts[1], found)
     return found
 
 
@@ -599,42 +592,106 @@ def applied(L: MLinks, machine: Machine) -> list[int]:
             if c > n_items]
 
 
-def warm_up(L: MLinks) -> None:
-    """Load the compiled search (from numba's cache) with a call that does nothing."""
-    m = new_state(2)
-    empty = np.zeros(0, np.int32)
-    search(L, m.choice, m.first_tweak, m.state, np.int64(1), np.int64(0), np.int64(1), empty, empty)
-    assert m.state[PHASE] == st.MAX_NODES and m.state[NODES] == 0
+# --- many variants of the problem in one call (see :mod:`.batch`)
 
 
-def check(problem, L: MLinks, machine: Machine | None) -> None:
-    """Assert that ``L`` is exactly what ``problem`` gives at the point where ``machine`` (None: no
-    run) has paused: Knuth's ``sanity()`` on every active item (its list doubly linked, each node
-    on it, its length right), then, on a copy, the run's levels taken back, which must leave the
-    structure exactly as built. Cost: linear in the size of the problem (Python; for tests)."""
+@njit(cache=True, nogil=True)
+def solve_batch(L, pristine, G, R, rows, limit, max_nodes, work, where, chosen, choice, first_tweak, state,
+                out, ends):
+    """:func:`dlx1.solve_batch` for this structure (colours, multiplicities): the same arguments
+    and results, with this module's search. A selected option is taken off its lists and its items
+    applied as a chosen option's are; an option that is no longer possible makes the row INVALID."""
+    n_rows, n_groups = rows.shape
+    no_ends = ends[:0]
+    tally = np.zeros(2, np.int64)
+    r = where[ROW]
+    stage = where[STAGE]
+    n_chosen = where[CHOSEN]
+    spent = 0
+    while r < n_rows:
+        if stage == NEW_ROW:
+            if spent >= work:
+                break
+            batch.begin_row(R, r)
+            n_chosen = 0
+            for j in range(n_groups):
+                x = batch.given(G, rows, r, j)
+                if x == 0:
+                    continue
+                if x == NO_NODE or not select(x, L, tally):
+                    R.status[r] = st.INVALID
+                    break
+                chosen[n_chosen] = x
+                n_chosen += 1
+                R.answers[r, j] = rows[r, j]
+            if R.status[r] == st.SOLVED:
+                state[:] = 0
+                stage = FIRST
+        if stage != NEW_ROW:
+            before = state[UPDATES]
+            if stage == FIRST:
+                if search(L, choice, first_tweak, state, 1, max_nodes, work - spent, out, ends):
+                    batch.first_found(G, R, r, out, ends)
+                    stage = MORE
+            if stage == MORE and R.counts[r] < limit:
+                R.counts[r] += search(L, choice, first_tweak, state, limit - R.counts[r], max_nodes,
+                                      work - spent, out, no_ends)
+            spent += state[UPDATES] - before
+            if batch.unfinished(state, R, r, limit):
+                break
+            batch.row_done(state, R, r, state[NODES])
+            if state[PHASE] != st.COMPLETE:
+                restore(L, pristine)      # options still applied: back to as built at once
+                n_chosen = 0
+        batch.end_row(R, r)
+        for k in range(n_chosen - 1, -1, -1):
+            deselect(chosen[k], L)
+        n_chosen = 0
+        stage = NEW_ROW
+        r += 1
+    where[ROW] = r
+    where[STAGE] = stage
+    where[CHOSEN] = n_chosen
+    return r == n_rows
+
+
+def check(problem: Options, L: MLinks, machine: Machine | None = None) -> None:
+    """Raise :class:`StructureError` unless ``L`` is exactly what ``problem`` gives at the point
+    where ``machine`` (None: no run) has paused: Knuth's ``sanity()`` on every active item (its
+    list doubly linked, each node on it, its length right), then, on a copy, the run's levels
+    taken back, which must leave the structure exactly as built. Cost: linear in the size of the
+    problem (Python; for tests)."""
     n = L.llink.size - 2
     built = build(problem)
-    assert (L.colour == built.colour).all() and (L.slack == built.slack).all(), "colour or slack changed"
+    if not ((L.colour == built.colour).all() and (L.slack == built.slack).all()):
+        raise StructureError("colour or slack changed")
     for root, first in ((0, 1), (n + 1, int(L.n1) + 1)):
         seen, i = [], int(L.rlink[root])
         while i != root:
-            assert L.rlink[L.llink[i]] == i, f"item list broken at item {i}"
-            assert first <= i <= (int(L.n1) if root == 0 else n) and len(seen) <= n, "item list runs wild"
+            if L.rlink[L.llink[i]] != i:
+                raise StructureError(f"item list broken at item {i}")
+            if not (first <= i <= (int(L.n1) if root == 0 else n) and len(seen) <= n):
+                raise StructureError("item list runs wild")
             seen.append(i)
             i = int(L.rlink[i])
-        assert seen == sorted(seen), f"items out of order: {seen}"
+        if seen != sorted(seen):
+            raise StructureError(f"items out of order: {seen}")
         for i in seen:
             count, x = 0, i
             while True:
                 y = int(L.dlink[x])
-                assert L.ulink[y] == x, f"list of item {i} broken at node {x}"
+                if L.ulink[y] != x:
+                    raise StructureError(f"list of item {i} broken at node {x}")
                 if y == i:
                     break
-                assert L.top[y] & ~CLEANSED == i, f"node {y} is on the list of item {i}, not its own"
+                if L.top[y] & ~CLEANSED != i:
+                    raise StructureError(f"node {y} is on the list of item {i}, not its own")
                 count += 1
-                assert count <= L.top.size, f"list of item {i} runs wild"
+                if not (count <= L.top.size):
+                    raise StructureError(f"list of item {i} runs wild")
                 x = y
-            assert L.length[i] == count, f"length of item {i} is {L.length[i]}, not {count}"
+            if L.length[i] != count:
+                raise StructureError(f"length of item {i} is {L.length[i]}, not {count}")
     after = copy(L)
     if machine is not None:
         m = Machine(machine.choice.copy(), machine.state.copy(), machine.first_tweak.copy())
@@ -642,7 +699,8 @@ def check(problem, L: MLinks, machine: Machine | None) -> None:
     for field in ("llink", "rlink", "length", "top", "ulink", "dlink", "bound"):
         got, want = getattr(after, field), getattr(built, field)
         wrong = np.flatnonzero(got != want)
-        assert not wrong.size, f"{field}[{wrong[0]}] is {got[wrong[0]]}, not {want[wrong[0]]} as built"
+        if wrong.size:
+            raise StructureError(f"{field}[{wrong[0]}] is {got[wrong[0]]}, not {want[wrong[0]]} as built")
 
 
 class DLX3:
@@ -650,10 +708,15 @@ class DLX3:
     his programs count them (DLX2's rules when every bound is 1, DLX3's otherwise)."""
 
     name = "dlx3"
+    traces = False
+    exact_splits = True
 
-    def prepare(self, problem) -> MLinks:
-        L = build(problem)
-        warm_up(copy(L))
+    def refusal(self, options: Options) -> str | None:
+        return None
+
+    def prepare(self, options: Options) -> MLinks:
+        L = build(options)
+        warm_up(self, copy(L))
         return L
 
     def copy(self, structure: MLinks) -> MLinks:
@@ -665,7 +728,9 @@ class DLX3:
     def start(self, structure: MLinks) -> Machine:
         return new_state(int(structure.depth))
 
-    def advance(self, structure, machine, want, max_nodes, work, out, ends) -> int:
+    def advance(self, structure, machine, want, max_nodes, work, out, ends, *, early=False, trace=None) -> int:
+        """``early`` is allowed and changes nothing: this machine always backs up the whole way."""
+        refuse_trace(self, trace)
         return search(structure, machine.choice, machine.first_tweak, machine.state, want, max_nodes,
                       work, out, ends)
 
@@ -696,12 +761,19 @@ class DLX3:
     def applied(self, structure, machine) -> list[int]:
         return applied(structure, machine)
 
-    def check(self, problem, structure, machine: Machine | None) -> None:
-        check(problem, structure, machine)
+    def check(self, options: Options, structure, machine: Machine | None = None) -> None:
+        check(options, structure, machine)
 
-    def first_nodes(self, problem) -> np.ndarray:
-        return links.first_nodes(problem._link_start, problem.n_items)
+    def first_nodes(self, options: Options) -> np.ndarray:
+        return links.first_nodes(options.start, options.n_items)
 
-    def solve_batch(self, structure, pristine, scratch, *arrays) -> bool:
-        from .batch import solve_batch_m      # batch.py builds on this module
-        return solve_batch_m(structure, pristine, *arrays, *scratch.arrays())
+    def solve_batch(self, structure, pristine, scratch, groups, rows, limit, max_nodes, work, results) -> bool:
+        m = scratch.machine
+        return solve_batch(structure, pristine, groups, results, rows, limit, max_nodes, work, scratch.where,
+                           scratch.chosen, m.choice, m.first_tweak, m.state, scratch.out, scratch.ends)
+
+    def reduce_row(self, structure, pristine, scratch, groups, row, units, unit_ends, keep, minimal,
+                   budget) -> int:
+        """One batch row per test (:func:`.batch.reduce_by_rows`)."""
+        return batch.reduce_by_rows(self, structure, pristine, scratch, groups, row, units, unit_ends, keep,
+                                    minimal, budget)

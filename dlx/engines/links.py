@@ -31,6 +31,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from .base import StructureError
+
 ZERO = np.uint32(0)
 ONE = np.uint32(1)
 SPACER = np.uint32(0x80000000)           # the bit that marks a spacer in ``top``
@@ -281,8 +283,9 @@ def deselect(x, L):
 
 
 def check(links: Links, option_start: np.ndarray, option_items: np.ndarray, applied=()) -> None:
-    """Assert that ``links`` are exactly what the options, with the options ``applied`` (numbers)
-    covered, must give: Knuth's ``sanity()``, made exact, valid at any paused point of a search.
+    """Raise :class:`StructureError` unless ``links`` are exactly what the options, with the options
+    ``applied`` (numbers) covered, must give: Knuth's ``sanity()``, made exact, valid at any
+    paused point of a search.
 
     ``option_start``/``option_items`` are the options as the links hold them (CSR, 0-based ids).
     Every active item's list must hold exactly the live options (those without a covered item) in
@@ -298,34 +301,45 @@ def check(links: Links, option_start: np.ndarray, option_items: np.ndarray, appl
     options = [option_items[option_start[k]:option_start[k + 1]].tolist()
                for k in range(option_start.size - 1)]
     covered = {i + 1 for k in applied for i in options[k]}
-    assert sum(len(options[k]) for k in applied) == len(covered), f"applied options {list(applied)} clash"
+    if sum(len(options[k]) for k in applied) != len(covered):
+        raise StructureError(f"applied options {list(applied)} clash")
     for root, members in ((0, range(1, n1 + 1)), (n + 1, range(n1 + 1, n + 1))):
         ring = [root, *(i for i in members if i not in covered), root]
         for a, b in pairwise(ring):
-            assert rlink[a] == b and llink[b] == a, f"item list broken between {a} and {b}"
+            if not (rlink[a] == b and llink[b] == a):
+                raise StructureError(f"item list broken between {a} and {b}")
     spacer = n + 1
-    assert top[spacer] == NO_OPTION, "the first spacer is wrong"
+    if top[spacer] != NO_OPTION:
+        raise StructureError("the first spacer is wrong")
     columns: list[list[int]] = [[] for _ in range(n + 1)]
     for k, ids in enumerate(options):
         first = spacer + 1
         live = not covered.intersection(i + 1 for i in ids)
         for offset, i in enumerate(ids):
-            assert top[first + offset] == i + 1, f"node {first + offset} has the wrong item"
+            if top[first + offset] != i + 1:
+                raise StructureError(f"node {first + offset} has the wrong item")
             if live:
                 columns[i + 1].append(first + offset)
         last = first + len(ids) - 1
-        assert dlink[spacer] == last, f"spacer {spacer} does not point at option {k}'s last node"
+        if dlink[spacer] != last:
+            raise StructureError(f"spacer {spacer} does not point at option {k}'s last node")
         spacer = last + 1
-        assert top[spacer] == SPACER | k and ulink[spacer] == first, f"spacer {spacer} is wrong"
-    assert spacer == top.size - 1, "nodes after the last spacer"
+        if not (top[spacer] == SPACER | k and ulink[spacer] == first):
+            raise StructureError(f"spacer {spacer} is wrong")
+    if spacer != top.size - 1:
+        raise StructureError("nodes after the last spacer")
     empty = 0
     for i in range(1, n + 1):
         if i in covered:
-            assert i > n1 or length[i] >= COVERED, f"covered item {i} is not marked"
+            if not (i > n1 or length[i] >= COVERED):
+                raise StructureError(f"covered item {i} is not marked")
             continue
         ring = [i, *columns[i], i]
         for a, b in pairwise(ring):
-            assert dlink[a] == b and ulink[b] == a, f"list of item {i} broken at node {a}"
-        assert length[i] == len(columns[i]), f"length of item {i} is {length[i]}, not {len(columns[i])}"
+            if not (dlink[a] == b and ulink[b] == a):
+                raise StructureError(f"list of item {i} broken at node {a}")
+        if length[i] != len(columns[i]):
+            raise StructureError(f"length of item {i} is {length[i]}, not {len(columns[i])}")
         empty += i <= n1 and not columns[i]
-    assert length[0] == empty, f"length[0] is {length[0]}, but {empty} active primary items have no options"
+    if length[0] != empty:
+        raise StructureError(f"length[0] is {length[0]}, but {empty} active primary items have no options")
