@@ -43,6 +43,11 @@ CASES = {
     "pentominoes6x10 all": ("dlx", lambda m: m.problems.pentominoes(6, 10, symmetric=True).count, 7),
     "pentominoes6x10 X": ("dlx", lambda m: m.problems.pentominoes(6, 10).count, 11),
     "langford12": ("dlx", lambda m: m.problems.langford(12).count, 21),
+    "mcc 7 queens 9x9": ("dlx", lambda m: m.problems.k_queens(9, 7).count, 11),
+    "mcc 8 queens 10x10": ("dlx", lambda m: m.problems.k_queens(10, 8).count, 5),
+    "mcc tetrominoes 4x12 1-3": ("dlx", lambda m: m.problems.packing(
+        4, 12, m.problems.TETROMINOES, dict.fromkeys(m.problems.TETROMINOES, (1, 3))).count, 5),
+    "graceful C15": ("dlx", lambda m: m.problems.graceful([(i, (i + 1) % 15) for i in range(15)]).count, 5),
     "top1465 limit 2": ("sudoku", lambda m: _sudoku_set(m, "top1465"), 21),
     "17clue limit 2": ("sudoku", lambda m: _sudoku_set(m, "17clue"), 11),
     "sudoku solve kaggle_10k x10": ("sudoku", lambda m: _sudoku_command(m, "kaggle_10k", 10), 11),

@@ -121,11 +121,11 @@ def new_state(depth: int) -> Machine:
 # --- the dance steps
 
 
-@njit(cache=True, nogil=True)
-def hide(rr, L):
+@njit(cache=True, nogil=True, inline="always")
+def hide(rr, top, ulink, dlink, length):
     """Unlink the nodes of ``rr``'s option other than ``rr`` from their lists, except cleansed ones;
-    returns the updates."""
-    top, ulink, dlink, length = L.top, L.ulink, L.dlink, L.length
+    returns the updates. (The arrays, not the record: a record's field is a reference count up
+    and down per call, and this runs once per option hidden.)"""
     updates = 0
     nn = rr + ONE
     while nn != rr:
@@ -145,10 +145,9 @@ def hide(rr, L):
     return updates
 
 
-@njit(cache=True, nogil=True)
-def unhide(rr, L):
+@njit(cache=True, nogil=True, inline="always")
+def unhide(rr, top, ulink, dlink, length):
     """Undo :func:`hide` (``rr``), right to left."""
-    top, ulink, dlink, length = L.top, L.ulink, L.dlink, L.length
     nn = rr - ONE
     while nn != rr:
         cc = top[nn]
@@ -180,24 +179,31 @@ def reactivate(c, L):
 @njit(cache=True, nogil=True)
 def cover(c, L):
     """Deactivate item ``c`` and hide every option in its list; returns the updates."""
-    deactivate(c, L)
+    llink, rlink, top, ulink, dlink, length = L.llink, L.rlink, L.top, L.ulink, L.dlink, L.length
+    l = llink[c]
+    r = rlink[c]
+    rlink[l] = r
+    llink[r] = l
     updates = 1
-    rr = L.dlink[c]
+    rr = dlink[c]
     while rr != c:
-        updates += hide(rr, L)
-        rr = L.dlink[rr]
+        updates += hide(rr, top, ulink, dlink, length)
+        rr = dlink[rr]
     return updates
 
 
 @njit(cache=True, nogil=True)
 def uncover(c, L, react):
     """Undo :func:`cover` (``c``), bottom to top; ``react``: reactivate the item too."""
-    rr = L.ulink[c]
+    top, ulink, dlink, length = L.top, L.ulink, L.dlink, L.length
+    rr = ulink[c]
     while rr != c:
-        unhide(rr, L)
-        rr = L.ulink[rr]
+        unhide(rr, top, ulink, dlink, length)
+        rr = ulink[rr]
     if react:
-        reactivate(c, L)
+        llink, rlink = L.llink, L.rlink
+        rlink[llink[c]] = c
+        llink[rlink[c]] = c
 
 
 @njit(cache=True, nogil=True)
@@ -205,14 +211,14 @@ def purify(p, L, counts):
     """Give node ``p``'s secondary item the colour of ``p``: hide every option that wants another
     colour (or none) there, and cleanse those that want the same one. Counts go to ``counts``
     (updates, cleansings)."""
-    colour, dlink, top = L.colour, L.dlink, L.top
+    colour, dlink, top, ulink, length = L.colour, L.dlink, L.top, L.ulink, L.length
     cc = top[p]
     x = colour[p]
     counts[1] += 1
     rr = dlink[cc]
     while rr != cc:
         if colour[rr] != x:
-            counts[0] += hide(rr, L)
+            counts[0] += hide(rr, top, ulink, dlink, length)
         else:
             top[rr] |= CLEANSED
             counts[1] += 1
@@ -222,14 +228,14 @@ def purify(p, L, counts):
 @njit(cache=True, nogil=True)
 def unpurify(p, L):
     """Undo :func:`purify` (``p``), bottom to top."""
-    ulink, top = L.ulink, L.top
+    ulink, top, dlink, length = L.ulink, L.top, L.dlink, L.length
     cc = top[p]
     rr = ulink[cc]
     while rr != cc:
         if top[rr] >= CLEANSED:
             top[rr] ^= CLEANSED
         else:
-            unhide(rr, L)
+            unhide(rr, top, ulink, dlink, length)
         rr = ulink[rr]
 
 
@@ -262,7 +268,7 @@ def tweak(n, L, block):
 def untweak(c, x, L, unblock):
     """Put back the options tweaked off item ``c``'s list since ``x`` was its top (with ``unblock``,
     unhide them too; without, uncover ``c``, which was covered)."""
-    ulink, dlink = L.ulink, L.dlink
+    ulink, dlink, top, length = L.ulink, L.dlink, L.top, L.length
     z = dlink[c]
     dlink[c] = x
     rr = x
@@ -272,7 +278,7 @@ def untweak(c, x, L, unblock):
         ulink[rr] = qq
         k += 1
         if unblock:
-            unhide(rr, L)     # the nodes of one option lie in different lists: any order will do
+            unhide(rr, top, ulink, dlink, length)     # the nodes of one option lie in different lists: any order will do
         qq = rr
         rr = dlink[rr]
     ulink[rr] = qq
@@ -424,7 +430,6 @@ def search(L, choice, first_tweak, state, want, max_nodes, work, out, ends):
     counts = np.zeros(2, np.int64)      # updates, cleansings: purify adds to both
     counts[0] = state[UPDATES]
     counts[1] = state[CLEANSINGS]
-    uncounted = np.zeros(2, np.int64)   # where a forced level's work goes
     floor = state[FLOOR]
     ceiling = ceiling_of(state)
     nodes = state[NODES]
@@ -514,7 +519,10 @@ def search(L, choice, first_tweak, state, want, max_nodes, work, out, ends):
                     counts[0] += cover(best, L)
             step = ADVANCE
         elif step == ADVANCE:
-            tally = counts if floor <= level + 1 < ceiling else uncounted
+            # a try counts only where it opens a level this run owns (not a forced one); the
+            # counters are put back rather than a second array chosen, which would cost a reference
+            # count up and down per try
+            owned = floor <= level + 1 < ceiling
             if first_tweak[level] == ZERO:
                 if cur == best:
                     step = BACKUP
@@ -526,18 +534,25 @@ def search(L, choice, first_tweak, state, want, max_nodes, work, out, ends):
                 if cur == best:     # the forced move is not on the list: nothing lies below it
                     step = BACKUP
                     continue
-                uncounted[0] += tweak(cur, L, bound[best] != 0)     # passing an option to the forced one
+                tweak(cur, L, bound[best] != 0)     # passing an option to the forced one: uncounted
                 cur = dlink[cur]
                 continue
             elif cur != best:
-                tally[0] += tweak(cur, L, bound[best] != 0)
+                done = tweak(cur, L, bound[best] != 0)
+                if owned:
+                    counts[0] += done
             elif bound[best] != 0:
                 deactivate(best, L)
             if level < floor and cur != choice[level]:
                 cur = dlink[cur]        # an untweaked list: passing an option costs nothing
                 continue
             if cur != best:
-                commit_others(cur, L, tally)
+                if owned:
+                    commit_others(cur, L, counts)
+                else:
+                    before, cleansed = counts[0], counts[1]
+                    commit_others(cur, L, counts)
+                    counts[0], counts[1] = before, cleansed
             level += 1
             step = FORWARD
         elif step == BACKUP:
