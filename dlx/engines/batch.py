@@ -66,60 +66,64 @@ class Scratch:
         self.ends = np.zeros(1, np.int32)
 
 
+# The stages take arrays, not the records: a kernel unpacks its records once, since taking a
+# record's field is a reference count up and down, and a row takes dozens of stages.
+
+
 @njit(cache=True, nogil=True)
-def begin_row(R, r):
+def begin_row(answers, counts, nodes, status, r):
     """A row's results before it is solved: nothing found, SOLVED until shown otherwise."""
-    R.answers[r, :] = 0
-    R.counts[r] = 0
-    R.nodes[r] = 0
-    R.status[r] = st.SOLVED
+    answers[r, :] = 0
+    counts[r] = 0
+    nodes[r] = 0
+    status[r] = st.SOLVED
 
 
 @njit(cache=True, nogil=True)
-def given(G, rows, r, j):
+def given(first_node, group_start, rows, r, j):
     """What the engine selects for column ``j`` of row ``r``: 0 for none, ``NO_NODE`` for a value
     beyond its group (the row is INVALID), else the option's first node."""
     v = rows[r, j]
     if v == 0:
         return np.uint32(0)
-    if v > G.group_start[j + 1] - G.group_start[j]:
+    if v > group_start[j + 1] - group_start[j]:
         return NO_NODE
-    return G.first_node[G.group_start[j] + v - 1]
+    return first_node[group_start[j] + v - 1]
 
 
 @njit(cache=True, nogil=True)
-def first_found(G, R, r, out, ends):
+def first_found(option_group, option_value, answers, counts, r, out, ends):
     """Write the first solution (option numbers ``out[:ends[0]]``) into row ``r``'s answer."""
     for k in range(ends[0]):
         o = out[k]
-        if G.option_group[o] >= 0:
-            R.answers[r, G.option_group[o]] = G.option_value[o]
-    R.counts[r] = 1
+        if option_group[o] >= 0:
+            answers[r, option_group[o]] = option_value[o]
+    counts[r] = 1
 
 
 @njit(cache=True, nogil=True)
-def unfinished(state, R, r, limit):
+def unfinished(state, counts, r, limit):
     """Whether the search of row ``r`` paused before its end: out of work, out of room or asked to
     stop, with fewer than ``limit`` solutions (the kernel returns, to go on in the next call)."""
     phase = state[PHASE]
-    return (phase == st.RUNNING or phase == st.STOPPED) and R.counts[r] < limit
+    return (phase == st.RUNNING or phase == st.STOPPED) and counts[r] < limit
 
 
 @njit(cache=True, nogil=True)
-def row_done(state, R, r, nodes):
-    """Row ``r``'s status and nodes once its search is over."""
+def row_done(state, counts, nodes, status, r, searched):
+    """Row ``r``'s status and nodes (``searched``) once its search is over."""
     if state[PHASE] == st.MAX_NODES:
-        R.status[r] = st.MAX_NODES
-    elif R.counts[r] == 0:
-        R.status[r] = st.NO_SOLUTION
-    R.nodes[r] = nodes
+        status[r] = st.MAX_NODES
+    elif counts[r] == 0:
+        status[r] = st.NO_SOLUTION
+    nodes[r] = searched
 
 
 @njit(cache=True, nogil=True)
-def end_row(R, r):
+def end_row(answers, status, r):
     """A row without a solution has no answer (not even its own givens)."""
-    if R.status[r] == st.INVALID or R.status[r] == st.NO_SOLUTION:
-        R.answers[r, :] = 0
+    if status[r] == st.INVALID or status[r] == st.NO_SOLUTION:
+        answers[r, :] = 0
 
 
 def solve_rows(engine, structure, pristine, scratch: Scratch, groups: Groups, rows: np.ndarray,

@@ -524,6 +524,8 @@ def solve_batch(C, G, R, rows, limit, max_nodes, work, where, choice, saved, sta
     are put back as built, exactly, so a row's answer never depends on the rows before it. Returns
     False also when the search needs a larger save stack (``state[GROW]``)."""
     n_rows, n_groups = rows.shape
+    first_node, group_start, option_group, option_value = G
+    answers, counts, nodes, status = R
     no_ends = ends[:0]
     tally = np.zeros(2, np.int64)
     r = where[ROW]
@@ -533,36 +535,36 @@ def solve_batch(C, G, R, rows, limit, max_nodes, work, where, choice, saved, sta
         if stage == NEW_ROW:
             if spent >= work:
                 break
-            batch.begin_row(R, r)
+            batch.begin_row(answers, counts, nodes, status, r)
             state[:] = 0
             state[ACTIVE1] = C.n1
             state[ACTIVE2] = C.n_items
             for j in range(n_groups):
-                x = batch.given(G, rows, r, j)
+                x = batch.given(first_node, group_start, rows, r, j)
                 if x == 0:
                     continue
                 if x == NO_NODE or not select(x, C, state, tally):
-                    R.status[r] = st.INVALID
+                    status[r] = st.INVALID
                     break
-                R.answers[r, j] = rows[r, j]
-            if R.status[r] == st.SOLVED and state[ACTIVE1] == 0:
-                R.counts[r] = 1     # the selected options cover everything already
-            elif R.status[r] == st.SOLVED:
+                answers[r, j] = rows[r, j]
+            if status[r] == st.SOLVED and state[ACTIVE1] == 0:
+                counts[r] = 1     # the selected options cover everything already
+            elif status[r] == st.SOLVED:
                 stage = FIRST
         if stage != NEW_ROW:
             before = state[UPDATES]
             if stage == FIRST:
                 if search(C, choice, saved, stack, state, 1, max_nodes, work - spent, True, out, ends):
-                    batch.first_found(G, R, r, out, ends)
+                    batch.first_found(option_group, option_value, answers, counts, r, out, ends)
                     stage = MORE
-            if stage == MORE and R.counts[r] < limit:
-                R.counts[r] += search(C, choice, saved, stack, state, limit - R.counts[r], max_nodes,
+            if stage == MORE and counts[r] < limit:
+                counts[r] += search(C, choice, saved, stack, state, limit - counts[r], max_nodes,
                                       work - spent, True, out, no_ends)
             spent += state[UPDATES] - before
-            if batch.unfinished(state, R, r, limit):
+            if batch.unfinished(state, counts, r, limit):
                 break
-            batch.row_done(state, R, r, state[NODES])
-        batch.end_row(R, r)
+            batch.row_done(state, counts, nodes, status, r, state[NODES])
+        batch.end_row(answers, status, r)
         restore(C)
         stage = NEW_ROW
         r += 1

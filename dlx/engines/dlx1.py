@@ -319,6 +319,8 @@ def solve_batch(L, pristine, G, R, rows, limit, max_nodes, work, where, chosen, 
     copied back, which costs less than undoing every level of an easy puzzle.
     """
     n_rows, n_groups = rows.shape
+    first_node, group_start, option_group, option_value = G
+    answers, counts, nodes, status = R
     no_ends = ends[:0]
     r = where[ROW]
     stage = where[STAGE]
@@ -328,41 +330,41 @@ def solve_batch(L, pristine, G, R, rows, limit, max_nodes, work, where, chosen, 
         if stage == NEW_ROW:
             if spent >= work:
                 break
-            batch.begin_row(R, r)
+            batch.begin_row(answers, counts, nodes, status, r)
             n_chosen = 0
             for j in range(n_groups):
-                x = batch.given(G, rows, r, j)
+                x = batch.given(first_node, group_start, rows, r, j)
                 if x == 0:
                     continue
                 if x == NO_NODE or select(x, L) < 0:
-                    R.status[r] = st.INVALID
+                    status[r] = st.INVALID
                     break
                 chosen[n_chosen] = x
                 n_chosen += 1
-                R.answers[r, j] = rows[r, j]
-            if R.status[r] == st.SOLVED and L.rlink[ZERO] == ZERO:
-                R.counts[r] = 1     # the selected options cover everything already
-            elif R.status[r] == st.SOLVED and limit > 0:
+                answers[r, j] = rows[r, j]
+            if status[r] == st.SOLVED and L.rlink[ZERO] == ZERO:
+                counts[r] = 1     # the selected options cover everything already
+            elif status[r] == st.SOLVED and limit > 0:
                 state[:] = 0
                 stage = FIRST
         if stage != NEW_ROW:
             before = state[UPDATES]
             if stage == FIRST:
                 if search(L, choice, state, 1, max_nodes, work - spent, True, out, ends):
-                    batch.first_found(G, R, r, out, ends)
+                    batch.first_found(option_group, option_value, answers, counts, r, out, ends)
                     stage = MORE
-            if stage == MORE and R.counts[r] < limit:
-                R.counts[r] += search(L, choice, state, limit - R.counts[r], max_nodes, work - spent, True,
+            if stage == MORE and counts[r] < limit:
+                counts[r] += search(L, choice, state, limit - counts[r], max_nodes, work - spent, True,
                                       out, no_ends)
             spent += state[UPDATES] - before
-            if batch.unfinished(state, R, r, limit):
+            if batch.unfinished(state, counts, r, limit):
                 break
-            batch.row_done(state, R, r, state[NODES])
+            batch.row_done(state, counts, nodes, status, r, state[NODES])
             if state[PHASE] != st.COMPLETE:
                 # options are still applied: put the links back wholesale, givens and all
                 links.restore(L, pristine)
                 n_chosen = 0
-        batch.end_row(R, r)
+        batch.end_row(answers, status, r)
         for k in range(n_chosen - 1, -1, -1):
             deselect(chosen[k], L)
         n_chosen = 0

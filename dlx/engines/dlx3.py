@@ -617,6 +617,8 @@ def solve_batch(L, pristine, G, R, rows, limit, max_nodes, work, where, chosen, 
     and results, with this module's search. A selected option is taken off its lists and its items
     applied as a chosen option's are; an option that is no longer possible makes the row INVALID."""
     n_rows, n_groups = rows.shape
+    first_node, group_start, option_group, option_value = G
+    answers, counts, nodes, status = R
     no_ends = ends[:0]
     tally = np.zeros(2, np.int64)
     r = where[ROW]
@@ -627,38 +629,38 @@ def solve_batch(L, pristine, G, R, rows, limit, max_nodes, work, where, chosen, 
         if stage == NEW_ROW:
             if spent >= work:
                 break
-            batch.begin_row(R, r)
+            batch.begin_row(answers, counts, nodes, status, r)
             n_chosen = 0
             for j in range(n_groups):
-                x = batch.given(G, rows, r, j)
+                x = batch.given(first_node, group_start, rows, r, j)
                 if x == 0:
                     continue
                 if x == NO_NODE or not select(x, L, tally):
-                    R.status[r] = st.INVALID
+                    status[r] = st.INVALID
                     break
                 chosen[n_chosen] = x
                 n_chosen += 1
-                R.answers[r, j] = rows[r, j]
-            if R.status[r] == st.SOLVED:
+                answers[r, j] = rows[r, j]
+            if status[r] == st.SOLVED:
                 state[:] = 0
                 stage = FIRST
         if stage != NEW_ROW:
             before = state[UPDATES]
             if stage == FIRST:
                 if search(L, choice, first_tweak, state, 1, max_nodes, work - spent, out, ends):
-                    batch.first_found(G, R, r, out, ends)
+                    batch.first_found(option_group, option_value, answers, counts, r, out, ends)
                     stage = MORE
-            if stage == MORE and R.counts[r] < limit:
-                R.counts[r] += search(L, choice, first_tweak, state, limit - R.counts[r], max_nodes,
+            if stage == MORE and counts[r] < limit:
+                counts[r] += search(L, choice, first_tweak, state, limit - counts[r], max_nodes,
                                       work - spent, out, no_ends)
             spent += state[UPDATES] - before
-            if batch.unfinished(state, R, r, limit):
+            if batch.unfinished(state, counts, r, limit):
                 break
-            batch.row_done(state, R, r, state[NODES])
+            batch.row_done(state, counts, nodes, status, r, state[NODES])
             if state[PHASE] != st.COMPLETE:
                 restore(L, pristine)      # options still applied: back to as built at once
                 n_chosen = 0
-        batch.end_row(R, r)
+        batch.end_row(answers, status, r)
         for k in range(n_chosen - 1, -1, -1):
             deselect(chosen[k], L)
         n_chosen = 0
