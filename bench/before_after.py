@@ -43,6 +43,8 @@ CASES = {
     "pentominoes6x10 all": ("dlx", lambda m: m.problems.pentominoes(6, 10, symmetric=True).count, 7),
     "pentominoes6x10 X": ("dlx", lambda m: m.problems.pentominoes(6, 10).count, 11),
     "langford12": ("dlx", lambda m: m.problems.langford(12).count, 21),
+    "langford12 cells": ("dlx", lambda m: lambda p=m.problems.langford(12): p.count(engine="cells"), 21),
+    "queens14 cells": ("dlx", lambda m: lambda p=m.problems.queens(14): p.count(engine="cells"), 7),
     "mcc 7 queens 9x9": ("dlx", lambda m: m.problems.k_queens(9, 7).count, 11),
     "mcc 8 queens 10x10": ("dlx", lambda m: m.problems.k_queens(10, 8).count, 5),
     "mcc tetrominoes 4x12 1-3": ("dlx", lambda m: m.problems.packing(

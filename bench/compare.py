@@ -3,6 +3,7 @@
     pip install -e '.[bench]'
     python bench/compare.py            # about 30 minutes on 2 cores
     python bench/compare.py --quick    # about 1.5 minutes: 100 puzzles per set, one round, no pentominoes-all
+    python bench/compare.py --only knuth --knuth DIR   # the engines beside Knuth's programs built in DIR
 
 Rows: sudoku (first solution, and limit 2: solve and prove unique) on a sample of each public set,
 counting every solution of the serg puzzles, counting classic exact-cover problems, and start-up
@@ -23,6 +24,7 @@ import datetime
 import multiprocessing
 import os
 import platform
+import re
 import resource
 import statistics
 import subprocess
@@ -38,7 +40,7 @@ from pathlib import Path
 from rivals import RIVALS, OverBudget, Rival, Timed, engine_counter, installed, version
 from sudoku_sets import INKALA, available, load
 
-from dlx import problems
+from dlx import problems, write_dlx
 
 HERE = Path(__file__).resolve().parent
 REFERENCE = "dlx"  # the ratios say how many times faster this column is
@@ -58,21 +60,29 @@ GENERIC = {  # name: (problem, number of solutions, in --quick too)
                                                                       dict.fromkeys(problems.TETROMINOES, 2)),
                                              3_106, True),
 }
-#: Measured side by side on this kind of machine (2-core AMD EPYC) by the project's maintainers,
-#: with main at f2c5c7a: CPU seconds, one thread, medians; Knuth's programs built with clang -O3
-#: -march=native. Not measured by this script (the C programs are not on PyPI): the last column is
-#: this project as it was then, for scale (bench/before_after.py measures a speed-up over it).
-KNUTH = {  # label: (problem, solutions, SSXC1 seconds, dlx at f2c5c7a seconds)
-    "pentominoes 6x10, all": (lambda: problems.pentominoes(6, 10, symmetric=True), 9_356, 2.71, 5.21),
-    "pentominoes 6x10, X restricted": (lambda: problems.pentominoes(6, 10), 2_339, 0.685, 1.475),
-    "Langford 12 (halved)": (lambda: problems.langford(12), 108_144, 0.133, 0.198),
-    "queens 14": (lambda: problems.queens(14), 365_596, 0.979, 0.689),
+GRACEFUL_C15 = 232_920
+#: Problems for Knuth's C programs: label: (problem, solutions, the programs of his that solve it).
+#: They are not on PyPI; with ``--knuth DIR`` (the programs built there, see :func:`knuth_job`)
+#: they run beside this project's engines, each on the problem written in his format.
+KNUTH = {
+    "MCC: 8 queens on a 10x10 board": (lambda: problems.k_queens(10, 8), 636_524, ("dlx3",)),
+    "MCC: 7 queens on a 9x9 board": (lambda: problems.k_queens(9, 7), 119_180, ("dlx3",)),
+    "MCC: tetrominoes 4x12, 1 to 3 of each": (lambda: problems.packing(
+        4, 12, problems.TETROMINOES, dict.fromkeys(problems.TETROMINOES, (1, 3))), 342_424, ("dlx3",)),
+    "Langford 12 (halved)": (lambda: problems.langford(12), 108_144, ("ssxc1", "dlx1")),
+    "pentominoes 6x10, all": (lambda: problems.pentominoes(6, 10, symmetric=True), 9_356, ("ssxc1", "dlx1")),
+    "pentominoes 6x10, X restricted": (lambda: problems.pentominoes(6, 10), 2_339, ("ssxc1", "dlx1")),
+    "XCC: graceful labellings of C15": (lambda: problems.graceful([(i, (i + 1) % 15) for i in range(15)]),
+                                        GRACEFUL_C15, ("ssxcc", "dlx2")),
+    "queens 14": (lambda: problems.queens(14), 365_596, ("ssxc1", "dlx1")),
 }
 #: The C sudoku solvers beside dlx at f2c5c7a, measured side by side on this kind of machine by the
 #: maintainers: puzzles per CPU-second of dlx divided by theirs, limit 2 (limit 1).
 C_SUDOKU = ("fast_solv_9r2 (C DLX): dlx 1.01-1.21x as fast; kudoku (C exact cover without links): dlx 0.71-1.00x "
             "at limit 2 (serg 0.71, top1465 0.85, 17clue 0.88) and 0.61-0.97x at limit 1; tdoku (bit-parallel) "
             "8-15x faster than dlx")
+#: The report's sections, in the order they run.
+SECTIONS = ("sudoku", "generic", "startup", "whole", "knuth")
 #: Columns that are this project again, by engine: no start-up rows of their own.
 SAME_PROCESS = {"dlx, one call each", "dlx engine=dlx", "dlx engine=cells"}
 
@@ -266,16 +276,60 @@ def whole_sets(quick: bool, rounds: int) -> list[Row]:
     return rows
 
 
-def beside_knuth(quick: bool, rounds: int) -> list[Row]:
-    """This project, by engine, on the problems the maintainers timed Knuth's SSXC1 on."""
+def one_character_colours(text: str) -> str:
+    """Knuth's format with every colour renamed to one character, as his programs require (the
+    names are the problem's own business; 94 printable characters are enough for the rows here)."""
+    names: dict[str, str] = {}
+    characters = iter("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ!#$%&()*+,-./;<=>?@[]^_`{}~")
+
+    def rename(match: re.Match) -> str:
+        if match.group(2) not in names:
+            names[match.group(2)] = next(characters)
+        return f"{match.group(1)}:{names[match.group(2)]}"
+    lines = text.splitlines(keepends=True)
+    first = next(i for i, line in enumerate(lines) if not line.startswith("|"))
+    return "".join(lines[:first + 1]) + "".join(re.sub(r"(\S+):(\S+)", rename, line) for line in lines[first + 1:])
+
+
+def knuth_job(program: Path, problem) -> Callable[[float], Timed]:
+    """One of Knuth's programs counting ``problem``, written in his format to a file first (not
+    timed), timed as a child process (CPU time from the kernel's accounting). Build the programs
+    from the public repository ascherer/cwebtest: ``ctangle dlx3.w`` (Debian's texlive-binaries),
+    then ``clang -O3 -march=native -o dlx3 dlx3.c gb_flip.c`` (``ctangle gb_flip.w`` gives the
+    last two files), likewise dlx1, dlx2, ssxc1 and ssxcc."""
+    handle, name = tempfile.mkstemp(suffix=".dlx")
+    os.close(handle)
+    write_dlx(problem, name)
+    Path(name).write_text(one_character_colours(Path(name).read_text()))
+
+    def run(deadline: float) -> Timed:
+        cpu, wall = children_cpu(), time.perf_counter()
+        with open(name, "rb") as source:
+            try:
+                done = subprocess.run([str(program)], stdin=source, capture_output=True, text=True,
+                                      timeout=max(1.0, deadline - time.process_time()), check=True)
+            except subprocess.TimeoutExpired:
+                raise OverBudget from None
+        cpu, wall = children_cpu() - cpu, time.perf_counter() - wall
+        found = re.search(r"Altogether (\d+) solution", done.stderr + done.stdout)
+        return Timed(int(found.group(1)) if found else None, cpu, wall)
+    return run
+
+
+def beside_knuth(quick: bool, rounds: int, knuth: Path | None) -> list[Row]:
+    """This project, by engine, beside Knuth's programs for each problem when they are built."""
     rows = []
-    for label, (make, solutions, _, _) in KNUTH.items():
+    for label, (make, solutions, programs) in KNUTH.items():
         if quick and label.endswith("all"):
             continue
         problem = make()
-        check = lambda got, want=solutions: None if got == want else f"{got:,} solutions"
+        check = lambda got, want=solutions: None if got == want else f"{got} solutions"
         jobs = {name: engine_counter(engine)(problem) for name, engine in
                 (("dlx", "auto"), ("dlx engine=dlx", "dlx"), ("dlx engine=cells", "cells"))}
+        jobs = {name: job for name, job in jobs.items() if job is not None}
+        for program in programs if knuth else ():
+            if (knuth / program).exists():
+                jobs[program.upper()] = knuth_job(knuth / program, problem)
         rows.append(Row(label, "seconds", 1, race(jobs, check, rounds, 600)))
         progress(rows[-1])
     return rows
@@ -392,18 +446,18 @@ def report(sections: dict[str, list[Row]], rivals: list[Rival], settings: str, m
     ]
     for row in sections["whole"]:
         out.append(f"| {row.label} | {row.size:,} | {shown(row, row.cells['dlx'], 'cpu')} |")
-    out += ["", ("Counting every solution, CPU seconds, by engine, in this run; beside them Knuth's C SSXC1 and "
-                 "dlx at f2c5c7a as the maintainers measured them side by side on this kind of machine (another "
-                 "run: compare the ratios, SSXC1 / f2c5c7a against this run's engines / f2c5c7a from "
-                 "bench/before_after.py)."), "",
-            "| problem | dlx (auto) | engine=dlx | engine=cells | SSXC1 (their run) | f2c5c7a (their run) |",
-            "|---|---:|---:|---:|---:|---:|"]
+    out += ["", ("Counting every solution, CPU seconds, by engine, beside Knuth's C programs for the problem "
+                 "(built with clang -O3 -march=native; absent unless --knuth names where they are built), all "
+                 "in this run, each reporting the same count."), "",
+            "| problem | dlx (auto) | engine=dlx | engine=cells | Knuth's C |", "|---|---:|---:|---:|---|"]
     for row in sections["knuth"]:
-        _, solutions, ssxc1, then = KNUTH[row.label]
+        _, solutions, programs = KNUTH[row.label]
+        theirs = ", ".join(f"{p.upper()} {shown(row, row.cells[p.upper()], 'cpu', ratio=False)}"
+                           for p in programs if p.upper() in row.cells) or "not run"
         out.append(f"| {row.label}: {solutions:,} solutions | "
                    + " | ".join(shown(row, row.cells.get(n), "cpu", ratio=False)
                                 for n in ("dlx", "dlx engine=dlx", "dlx engine=cells"))
-                   + f" | {ssxc1} s | {then} s |")
+                   + f" | {theirs} |")
     out += ["", "## Wall time of the same runs", "",
             *table(sections["sudoku"], names, "puzzles (per wall-second)", "wall"), "",
             *table(sections["generic"], counters, "problem (wall seconds)", "wall"), "",
@@ -456,6 +510,10 @@ def main() -> None:
     parser.add_argument("--puzzles", type=int, help="puzzles per set (default 200, --quick 100)")
     parser.add_argument("--rounds", type=int, help="rounds per row (default 3, --quick 1)")
     parser.add_argument("--budget", type=float, help="seconds a solver may take on one run (default 60, --quick 5)")
+    parser.add_argument("--knuth", type=Path, metavar="DIR",
+                        help="where Knuth's dlx1, dlx2, dlx3, ssxc1 and ssxcc are built: run them beside the engines")
+    parser.add_argument("--only", choices=SECTIONS, action="append",
+                        help="run only this section (may be repeated); the report holds the sections run")
     args = parser.parse_args()
     size = args.puzzles or (100 if args.quick else 200)
     rounds = args.rounds or (1 if args.quick else 3)
@@ -473,13 +531,14 @@ def main() -> None:
                 counter = rival.counter(small)
                 if counter is not None:
                     counter(float("inf"))
-    sections = {
-        "sudoku": sudoku_rows(rivals, size, rounds, budget),
-        "generic": generic_rows(rivals, args.quick, rounds, budget),
-        "startup": startup_rows(rivals, rounds),
-        "whole": whole_sets(args.quick, rounds),
-        "knuth": beside_knuth(args.quick, rounds),
+    makers = {
+        "sudoku": lambda: sudoku_rows(rivals, size, rounds, budget),
+        "generic": lambda: generic_rows(rivals, args.quick, rounds, budget),
+        "startup": lambda: startup_rows(rivals, rounds),
+        "whole": lambda: whole_sets(args.quick, rounds),
+        "knuth": lambda: beside_knuth(args.quick, rounds, args.knuth),
     }
+    sections = {name: makers[name]() if not args.only or name in args.only else [] for name in SECTIONS}
     settings = (f"{'--quick: ' if args.quick else ''}{size} puzzles per set, {rounds} round{'s' * (rounds > 1)}, "
                 f"{budget:g} s budget per run")
     text = report(sections, rivals, settings, (time.perf_counter() - start) / 60)
@@ -487,9 +546,12 @@ def main() -> None:
     results = HERE / "results"
     results.mkdir(exist_ok=True)
     stem = "compare-quick" if args.quick else "compare"
+    if args.only:
+        stem += "-" + "-".join(args.only)
     (results / f"{stem}.md").write_text(text)
     try:
-        chart(sections, rivals, results / f"{stem}.png")
+        if not args.only:
+            chart(sections, rivals, results / f"{stem}.png")
     except ImportError:
         print("matplotlib is not installed: no chart (pip install -e '.[bench]')", file=sys.stderr)
 

@@ -20,6 +20,16 @@ count exactly what one run counts:
 
 Every engine numbers the step that leaves a level ``LEAVE``, so a paused run can be told to back
 out of the level it is about to enter.
+
+A search kernel calls only *leaves* in its loop: kernels that call no other (cover, hide, purify).
+A kernel that calls another keeps numba's reference counts on every array it takes, one up and one
+down per call (the pass that removes them gives up where a callee may fail); called per item of
+every option tried, that was 60% of DLX3's time (8 queens on a 10x10 board, 1.74 s against 0.70 s
+once its search called leaves only) and 10% of dancing cells' on Langford's problem. So the steps
+that combine leaves are spelled out inside the search, and kept as functions for the cold paths
+(a batch's givens, unwinding). ``inline="always"`` is no way out: numba binds the inlined
+function's arguments to new variables, with the same counts. tests/test_kernels.py reads the
+compiled search of every engine and fails on a reference count inside its loop.
 """
 from __future__ import annotations
 

@@ -359,6 +359,7 @@ def search(C, choice, saved, stack, state, want, max_nodes, work, early, out, en
     item, sets, nd, clr = C.item, C.set, C.nd, C.clr
     second = C.second
     n1 = np.int64(C.n1)
+    coloured = clr.size > 0
     if not resumable(state):
         return 0
     phase = st.RUNNING
@@ -464,7 +465,39 @@ def search(C, choice, saved, stack, state, want, max_nodes, work, early, out, en
                 cur = nd[choice[level] + ONE]     # the forced node's place in its item's set
             y = sets[cur]
             choice[level] = y
-            u, k, ok = apply_others(y, item, sets, nd, clr, second, state, True)
+            # apply_others(y, ...) spelled out: the search calls leaves only (see .base)
+            lo1 = state[ACTIVE1]
+            lo2 = state[ACTIVE2]
+            u = 0
+            k = 0
+            ok = True
+            q = y + TWO
+            while q != y:
+                c = nd[q]
+                if c >= SPACER:
+                    q -= c ^ SPACER
+                    continue
+                if not coloured or is_active(c, sets, second, state):
+                    swap_out(c, item, sets, second, state)
+                    u += 1
+                q += TWO
+            active1 = state[ACTIVE1]
+            active2 = state[ACTIVE2]
+            q = y + TWO
+            while q != y:
+                c = nd[q]
+                if c >= SPACER:
+                    q -= c ^ SPACER
+                    continue
+                p = sets[c - TWO]
+                if p >= (active1 if c < second else active2) and p < (lo1 if c < second else lo2):
+                    du, dk, ok = cover(c, clr[q] if coloured else np.uint32(0), sets, nd, clr, second, active1,
+                                       True, lo1, lo2)
+                    u += du
+                    k += dk
+                    if not ok:
+                        break
+                q += TWO
             if floor <= level + 1 < ceiling:      # the try opens a level this run owns
                 updates += u
                 cleansings += k

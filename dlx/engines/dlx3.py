@@ -26,13 +26,10 @@ Steps, as Knuth names them in DLX3:
 * ``BACKDOWN``: leave the level: take back its option (or reactivate the item of a null move) and
   try the next option.
 
-The search calls only *leaves*, functions that call no other: :func:`cover`, :func:`uncover`,
-:func:`purify`, :func:`unpurify`, :func:`tweak`, :func:`untweak`. The steps that combine them
-(commit an option's other items, uncommit them, restore a level's item) are spelled out inside
-:func:`search`, and also kept as functions for the cold paths (:func:`select`, :func:`unwind`): numba
-counts a reference up and down on every array a non-leaf function takes, per call, where a callee
-may fail, and per item of every option tried that cost 60% of the time (DLX3's figures on 8 queens
-on a 10x10 board: 1.74 s as calls, 0.70 s spelled out).
+The search calls only leaves (see :mod:`.base`): :func:`cover`, :func:`uncover`, :func:`purify`,
+:func:`unpurify`, :func:`tweak`, :func:`untweak`. The steps that combine them (commit an option's
+other items, uncommit them, restore a level's item) are spelled out inside :func:`search`, and kept
+as functions for :func:`select` and :func:`unwind`.
 
 Counts follow Knuth. A node per level entered (dead ends and solutions included); an update per
 item covered and per node unlinked (by cover, purify or tweak); a cleansing per purified item and
@@ -267,8 +264,8 @@ def tweak(n, L, block):
 @njit(cache=True, nogil=True)
 def untweak(c, x, L, unblock):
     """Put back the options tweaked off item ``c``'s list since ``x`` was its top; with ``unblock``,
-    unhide them too (without, ``c`` is covered and the caller uncovers it: a function that calls
-    another is no leaf, see the module's docstring)."""
+    unhide them too (without, ``c`` is covered and the caller uncovers it, so that this stays a
+    leaf, see :mod:`.base`)."""
     ulink, dlink, top, length = L.ulink, L.dlink, L.top, L.length
     z = dlink[c]
     dlink[c] = x
@@ -539,7 +536,7 @@ def search(L, choice, first_tweak, state, want, max_nodes, work, out, ends):
             if cur != best:
                 before, cleansed = counts[0], counts[1]
                 p = cur + ONE
-                while p != cur:     # commit_others(cur), here: see the module's docstring
+                while p != cur:     # commit(p) for the option's other items, spelled out (see .base)
                     cc = top[p]
                     if cc >= SPACER:
                         p = ulink[p]
@@ -559,7 +556,7 @@ def search(L, choice, first_tweak, state, want, max_nodes, work, out, ends):
             level += 1
             step = FORWARD
         elif step == BACKUP:
-            first = first_tweak[level]     # restore_item(best, first), here
+            first = first_tweak[level]     # restore_item(best, first), spelled out
             if first == ZERO:
                 uncover(best, L, True)
             elif bound[best] != 0:
@@ -583,7 +580,7 @@ def search(L, choice, first_tweak, state, want, max_nodes, work, out, ends):
                 continue
             best = top[cur]
             p = cur - ONE
-            while p != cur:     # uncommit_others(cur), here
+            while p != cur:     # uncommit_others(cur), spelled out
                 cc = top[p]
                 if cc >= SPACER:
                     p = dlink[p]

@@ -1,0 +1,110 @@
+"""The compiled search of every engine keeps numba's reference counts out of its loop (see
+dlx.engines.base: a search calls leaves only). Read from the LLVM IR of a fresh compile of each
+search, with the argument types of a real run: a count is in the loop when its basic block lies on
+a cycle of the function's control-flow graph."""
+import re
+
+import pytest
+from numba import njit
+
+from dlx import problems
+from dlx.engines import cells, dlx1, dlx3
+
+#: engine module, the engine name that runs it, a problem it runs (its search compiled for those types)
+RUNS = [
+    (dlx1, "dlx", lambda: problems.queens(5)),
+    (dlx3, "dlx", lambda: problems.k_queens(5, 3)),
+    (dlx3, "dlx", lambda: problems.graceful([(0, 1), (1, 2)])),
+    (cells, "cells", lambda: problems.langford(4)),
+    (cells, "cells", lambda: problems.graceful([(0, 1), (1, 2)])),
+]
+
+
+def functions(ir: str) -> dict[str, dict[str, str]]:
+    """The kernels defined in a module's IR (not numba's Python wrappers nor its runtime), each
+    as its basic blocks by label."""
+    found = {}
+    for match in re.finditer(r"^define [^\n]*?@\"?([\w.$]+)\"?\(.*?^}$", ir, re.S | re.M):
+        symbol = match.group(1)
+        if symbol.startswith(("_ZN7cpython", "cfunc", "NRT_", "nrt_")):
+            continue
+        body = match.group(0).split("\n", 1)[1]
+        parts = re.split(r"^([\w.\-]+):", body, flags=re.M)
+        blocks = {"entry": parts[0]} if parts[0].strip() else {}
+        blocks.update(zip(parts[1::2], parts[2::2]))
+        found[symbol] = blocks
+    return found
+
+
+def calls(text: str) -> set[str]:
+    return set(re.findall(r"call [^@\n]*@\"?([\w.$]+)", text))
+
+
+def counts_references(text: str) -> bool:
+    return re.search(r"@NRT_(incref|decref)\(", text) is not None
+
+
+def on_cycles(blocks: dict[str, str]) -> set[str]:
+    """The blocks that can reach themselves (Tarjan's strongly connected components)."""
+    edges = {b: [t for t in re.findall(r"label %([\w.\-]+)", text) if t in blocks] for b, text in blocks.items()}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    cyclic: set[str] = set()
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in edges[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1 or v in edges[v]:
+                cyclic.update(component)
+
+    for v in blocks:
+        if v not in index:
+            visit(v)
+    return cyclic
+
+
+def test_the_cycle_finder_sees_a_loop_and_a_straight_line():
+    blocks = {"entry": "br label %a", "a": "br i1 %c, label %b, label %d", "b": "br label %a", "d": "ret i32 0"}
+    assert on_cycles(blocks) == {"a", "b"}
+    assert on_cycles({"entry": "br label %x", "x": "ret void"}) == set()
+
+
+@pytest.mark.parametrize("module, engine, make", RUNS,
+                         ids=["dlx1", "dlx3 bounds", "dlx3 colours", "cells", "cells colours"])
+def test_no_reference_count_inside_the_search_loop(module, engine, make):
+    problem = make()
+    problem.count(engine=engine)            # compiles (or loads) the search for these types
+    fresh = njit(nogil=True)(module.search.py_func)
+    assert module.search.signatures
+    for signature in module.search.signatures:
+        fresh.compile(signature)
+    for ir in fresh.inspect_llvm().values():
+        kernels = functions(ir)
+        search = next(blocks for symbol, blocks in kernels.items() if "search" in symbol)
+        loop = on_cycles(search)
+        assert len(loop) > 10                # the search's loop was found
+        counted = sorted(b for b in loop if counts_references(search[b]))
+        assert not counted, f"{module.__name__}.search counts references in its loop: blocks {counted[:5]}"
+        called = calls("".join(search[b] for b in loop)) & kernels.keys()
+        todo = list(called)
+        while todo:            # and what they call, and so on
+            for symbol in calls("".join(kernels[todo.pop()].values())) & kernels.keys() - called:
+                called.add(symbol)
+                todo.append(symbol)
+        for symbol in called:
+            assert not any(counts_references(text) for text in kernels[symbol].values()), \
+                f"{module.__name__}.search calls {symbol[:60]} in its loop (or a kernel it calls does), which counts references"
