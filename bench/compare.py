@@ -542,6 +542,8 @@ def main() -> None:
     settings = (f"{'--quick: ' if args.quick else ''}{size} puzzles per set, {rounds} round{'s' * (rounds > 1)}, "
                 f"{budget:g} s budget per run")
     text = report(sections, rivals, settings, (time.perf_counter() - start) / 60)
+    if args.only:       # the tables of the sections not run are empty: leave them out
+        text = re.sub(r"^\|[^\n]*\|\n\|[-:|]+\|\n(\n|$)", "", text, flags=re.M)
     print(text)
     results = HERE / "results"
     results.mkdir(exist_ok=True)
