@@ -2,26 +2,39 @@
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import sys
+import textwrap
+import threading
 import warnings
+from collections.abc import Callable, Iterable
 from typing import NoReturn
 
 # A command never multiplies matrices: numpy's BLAS thread pool would only burn CPU at start-up.
 # Set before numpy is first imported (the packages load their modules lazily for this).
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
+from tqdm import tqdm
+
 from . import __version__, engines, problems, tracing
 from .commands import compile_notice, exit_now, whole_number
 from .formats import read_dlx
 from .model import ExactCover, ProblemError
-from .search import Search
+from .search import Search, SearchStats
 from .status import Status
 
-#: Exit statuses: 1 for bad input, 3 when the node budget ran out before the search was done, 130
-#: when interrupted (Ctrl-C), as shells report a command ended by SIGINT.
-ERROR, OUT_OF_NODES, INTERRUPTED = 1, 3, 130
+#: Exit statuses: 1 for bad input, 2 for a usage error (argparse's), 3 when the node budget ran out
+#: before the search was done, 130 when interrupted (Ctrl-C), as shells report a command ended by SIGINT.
+ERROR, USAGE, OUT_OF_NODES, INTERRUPTED = 1, 2, 3, 130
+
+#: Solutions shown on a terminal before the count: Knuth's programs print only totals, and
+#: 14,200 boards of 12 queens help no one reading a screen. ``--all``, a pipe or a file: every one.
+SHOWN = 3
+
+#: Seconds a search runs before a progress line appears on a terminal's stderr.
+PROGRESS_AFTER = 1.0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -32,8 +45,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    run = tracer = None
+    run: Search | str | None = None
+    tracer = None
     printed = [0]           # solutions written out: the kernel may have found more
+    shown = None if args.all or args.count or not _is_terminal(sys.stdout) else SHOWN
     try:
         problem, draw, args.file = _problem(args.source, parser)
         tracer = _Tracer(problem)
@@ -46,28 +61,32 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             if split:
                 run = "split"
                 args.draw = draw
-                stats = _split(problem, args)
+                stats = _split(problem, args, shown)
             else:
                 trace = False if not args.trace else tracer
                 run = problem.search(limit=args.limit, max_nodes=args.max_nodes, engine=args.engine,
                                      seed=args.seed, trace=trace)
         except ValueError as e:        # the engine asked for cannot take this problem
-            print(f"dlx: error: {args.file}: {e}", file=sys.stderr)
+            print(f"dlx: error: {args.file}: --engine {args.engine}: {e}", file=sys.stderr)
             return ERROR
-        if not split:
-            with run:
+        if isinstance(run, Search):
+            # the progress line shares the terminal only with a count, never with solutions
+            quiet = args.trace or (_is_terminal(sys.stdout) and not args.count and shown is None)
+            with run, _Progress(lambda: run.stats, enabled=not quiet and _is_terminal(sys.stderr)):
                 if args.count:
                     print(run.count())
                 else:
-                    print_solutions(problem, run, args.format, draw, printed)
+                    print_solutions(problem, itertools.islice(run, shown), args.format, draw, printed)
+                    found = printed[0] + (run.count() if shown is not None else 0)
+                    _summary(found, printed[0])
                 sys.stdout.flush()
             stats = run.stats
-    except (ProblemError, ConnectionError) as e:      # ConnectionError: no Dask scheduler (--dask)
-        print(f"dlx: error: {e}", file=sys.stderr)
-        return ERROR
     except BrokenPipeError:
         # the reader went away (`dlx big.dlx | head`): stop quietly, as other filters do
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return ERROR
+    except (ProblemError, ConnectionError) as e:      # ConnectionError: no Dask scheduler (--dask)
+        print(f"dlx: error: {e}", file=sys.stderr)
         return ERROR
     except KeyboardInterrupt:
         sys.stdout.flush()
@@ -75,11 +94,11 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             sys.stderr.write("\n")         # a trace line cut short by the interrupt
         if run is None:
             done = "before the search began"
-        elif run == "split":
+        elif isinstance(run, Search):
+            done = _so_far(run, None if args.count else printed[0])
+        else:
             from .checks import jobs
             done = f"({'the Dask tasks' if args.dask else f'{jobs(args.jobs)} threads'} stopped)"
-        else:
-            done = _so_far(run, None if args.count else printed[0])
         print(f"dlx: interrupted {done}", file=sys.stderr)
         return INTERRUPTED
     if args.stats:
@@ -94,21 +113,95 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     return 0
 
 
+def _is_terminal(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):       # no stream, or a closed one
+        return False
+
+
+def _summary(found: int, printed: int) -> None:
+    """The count after the solutions, on a terminal (a pipe or a file gets the solutions alone, as
+    data: no solutions, no lines)."""
+    if not _is_terminal(sys.stdout):
+        return
+    line = f"{found} solution{'' if found == 1 else 's'}"
+    if printed < found:
+        line += f" ({printed} shown; --all prints every one)"
+    sys.stdout.write(("\n" if printed else "") + line + "\n")
+
+
+class _Progress:
+    """A line on stderr, redrawn while a search runs: solutions and nodes so far (Knuth's programs
+    print one every ``delta`` updates). ``stats``: a function that reads them from the run's state
+    (a thread may read it while the kernel runs without the GIL: the counters are words)."""
+
+    def __init__(self, stats: Callable[[], SearchStats], *, enabled: bool,
+                 every: float = 0.5, after: float = PROGRESS_AFTER) -> None:
+        self.stats = stats
+        self.enabled = enabled
+        self.every, self.after = every, after
+        self.done = threading.Event()
+        self.bar: tqdm | None = None
+        self.thread: threading.Thread | None = None
+
+    def __enter__(self) -> _Progress:
+        if self.enabled:
+            self.thread = threading.Thread(target=self._watch, daemon=True, name="dlx-progress")
+            self.thread.start()
+        return self
+
+    def _watch(self) -> None:
+        wait = self.after
+        while not self.done.wait(wait):
+            self.tick()
+            wait = self.every
+
+    def tick(self) -> None:
+        """Redraw the line from the run's counters."""
+        if not self.enabled:
+            return
+        s = self.stats()
+        line = progress_line(s.solutions, s.nodes)
+        if self.bar is None:            # made at the first tick: a short search draws nothing
+            self.bar = tqdm(total=None, desc=line, file=sys.stderr, leave=False, bar_format="dlx: {desc}")
+        else:
+            self.bar.set_description_str(line)
+
+    def __exit__(self, *exc) -> None:
+        self.done.set()
+        if self.thread is not None:
+            self.thread.join()
+        if self.bar is not None:
+            self.bar.close()
+
+
+def progress_line(solutions: int, nodes: int) -> str:
+    """What the progress line says.
+
+    >>> progress_line(1, 12345678)
+    '1 solution, 12,345,678 nodes so far'
+    """
+    return f"{solutions:,} solution{'' if solutions == 1 else 's'}, {nodes:,} nodes so far"
+
+
 def entry() -> NoReturn:
     """The ``dlx`` command (and ``python -m dlx``): :func:`main`, then :func:`exit_now`."""
     exit_now(main)
 
 
-def _split(problem: ExactCover, args):
+def _split(problem: ExactCover, args: argparse.Namespace, shown: int | None) -> SearchStats:
     """The search on threads or Dask (:mod:`dlx.parallel`); prints what it found, returns stats."""
     from . import parallel
     result = parallel.run(problem, jobs=args.jobs or None, client=args.dask, collect=not args.count,
                           limit=args.limit, max_nodes=args.max_nodes, engine=args.engine, seed=args.seed,
-                          progress=sys.stderr.isatty())
+                          progress=_is_terminal(sys.stderr))
     if args.count:
         print(result.count)
     else:
-        print_solutions(problem, result.solutions, args.format, args.draw)
+        printed = [0]
+        print_solutions(problem, result.solutions[:shown], args.format, args.draw, printed)
+        _summary(result.count, printed[0])
     sys.stdout.flush()
     return result.stats
 
@@ -127,13 +220,24 @@ def _so_far(run: Search, printed: int | None) -> str:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="dlx",
-        description="Exact cover with Dancing Links. Prints every solution of a problem in Knuth's "
-                    "DLX format (with DLX2's colours, item:colour, and DLX3's bounds, lo:hi|item): "
-                    "each chosen option as its item names, one option per line, a blank line "
-                    "between solutions. Or runs a classic by name, drawing its solutions.",
-        epilog="Examples: dlx problem.dlx;  dlx < problem.dlx --count;  dlx queens 12 --count;  dlx "
-               f"langford 12 --limit 1;  dlx pentominoes 6x10 --limit 1. Exit status: 0 when done, {ERROR} for a bad file, {OUT_OF_NODES} when --max-nodes "
-               f"ran out before the search was complete, {INTERRUPTED} when interrupted (Ctrl-C).")
+        description=textwrap.fill(
+            "Exact cover with Dancing Links. Solves a problem in Knuth's DLX format (with DLX2's "
+            "colours, item:colour, and DLX3's bounds, lo:hi|item), or a classic by name. Prints each "
+            "solution (its chosen options as their item names, one option per line, or a picture for "
+            "a classic; a blank line between solutions). To a terminal it shows the first "
+            f"{SHOWN} solutions, counts the rest and prints the number (--all shows every one); to a "
+            "pipe or a file it writes every solution and nothing else. A long search draws a progress "
+            "line on a terminal's stderr.", 79),
+        epilog="examples:\n" + "".join(f"  {example}\n" for example in (
+            "dlx problem.dlx", "dlx < problem.dlx --count", "dlx queens 12", "dlx queens 12 --count --stats",
+            "dlx queens 8 --all", "dlx langford 12 --limit 1", "dlx pentominoes 6x10 --limit 1",
+            "dlx problem.dlx --format json | head")) + "\nexit status:\n" + "".join(
+            f"  {code:<4} {meaning}\n" for code, meaning in (
+                (0, "the search is done"), (ERROR, "a bad file or problem, or an engine that cannot take it"),
+                (USAGE, "a usage error (a bad flag or value)"),
+                (OUT_OF_NODES, "--max-nodes ran out before the search was complete"),
+                (INTERRUPTED, "interrupted (Ctrl-C)"))),
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("source", nargs="*", metavar="FILE | PROBLEM [ARG]",
                         help="a problem in Knuth's DLX text format, - or nothing for standard input; or "
                              "a built-in problem: " + "; ".join(c.usage for c in problems.CLASSICS.values()))
@@ -142,6 +246,8 @@ def _parser() -> argparse.ArgumentParser:
                              "as dlx), dlx (each option's items, Knuth's way) or json (one object a "
                              "line); default %(default)s")
     parser.add_argument("--count", action="store_true", help="print only the number of solutions")
+    parser.add_argument("--all", action="store_true",
+                        help=f"print every solution also on a terminal (which shows {SHOWN} otherwise)")
     parser.add_argument("--limit", type=_natural, metavar="K", help="stop after K solutions")
     parser.add_argument("--max-nodes", type=_natural, metavar="N",
                         help="stop after N search nodes (a budget; exit status 3 if it runs out)")
@@ -211,7 +317,10 @@ def _problem(source: list[str], parser: argparse.ArgumentParser):
     name = source[0] if source else "-"
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        problem = read_dlx(name)
+        try:
+            problem = read_dlx(name)
+        except OSError as e:
+            raise ProblemError(f"{name}: cannot read: {e.strerror or e}") from e
     for warning in caught:
         print(f"dlx: warning: {warning.message}", file=sys.stderr)
     return problem, None, name

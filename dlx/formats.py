@@ -49,7 +49,8 @@ def read_dlx(source: str | bytes | os.PathLike | IO) -> ExactCover:
     >>> ec.option(0)
     ('a', 'x')
 
-    Every malformed line is a ProblemError naming the file and the line. Lines end at LF, from
+    Every malformed line is a ProblemError naming the file and the line; a file that cannot be
+    opened raises what :func:`open` raises (FileNotFoundError, PermissionError: an OSError). Lines end at LF, from
     every source, as in Knuth's programs: a CR is a blank (a text file's newline setting is made
     ``"\\n"`` to that end; one already read from that split a line at a CR is refused).
     """
@@ -60,14 +61,11 @@ def read_dlx(source: str | bytes | os.PathLike | IO) -> ExactCover:
         return _read_file(source, "<stdin>")
     if isinstance(source, (str, bytes, os.PathLike)):
         name = os.fsdecode(source)
-        try:
-            with open(source, "rb") as f:
-                return _parse(_numbered_lines(f, name), name)
-        except ProblemError:
-            raise
-        except (OSError, ValueError) as e:      # ValueError: a NUL in the path
+        if "\0" in name:            # open() would say ValueError "embedded null byte"
             shown = name.replace("\0", "\\0")
-            raise ProblemError(f"{shown}: cannot read: {getattr(e, 'strerror', None) or e}") from e
+            raise ProblemError(f"{shown}: cannot read: a NUL in the path")
+        with open(source, "rb") as f:   # a missing or unreadable file: FileNotFoundError, OSError
+            return _parse(_numbered_lines(f, name), name)
     return _read_file(source, str(getattr(source, "name", "<input>")))
 
 

@@ -97,7 +97,10 @@ class ExactCover:
         secondary: Iterable[Hashable] = (),
         bounds: Mapping[Hashable, int | tuple[int, int]] | None = None,
     ) -> None:
-        options = [list(option) for option in options]
+        if isinstance(options, (str, bytes)):
+            raise ProblemError(f"options must be a list of options, each a list of items; got the "
+                               f"string {options!r}")
+        options = [_items_of(option, k) for k, option in enumerate(options)]
         secondary = list(secondary)
         declared = set(secondary) if primary is None else set(primary) | set(secondary)
         is_secondary = set(secondary)
@@ -559,6 +562,15 @@ class _NoColour:
 
 
 _NO_COLOUR = _NoColour()
+
+
+def _items_of(option: Iterable[Hashable], k: int) -> list[Hashable]:
+    """An option's entries; a bare string is refused rather than read as its letters."""
+    if isinstance(option, (str, bytes)):
+        words = option.split() if isinstance(option, str) else [option]
+        raise ProblemError(f"option {k} is a string, {option!r}, where a list of items is expected: "
+                           f"write {words!r} (or list({option!r}) for its letters)")
+    return list(option)
 
 
 def _entry(e: Hashable, declared: set, secondary: set, k: int) -> tuple[Hashable, Hashable]:

@@ -587,13 +587,16 @@ def _examples(*commands: str) -> str:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sudoku",
-        description="Solve, count, rate, disguise, make and explain sudoku puzzles with Dancing Links: "
+        description=textwrap.fill(
+                    "Solve, count, rate, disguise, make and explain sudoku puzzles with Dancing Links: "
                     "any size with square or rectangular boxes (4x4, 6x6, 9x9, 12x12, 16x16, ...), "
                     "X-sudoku, windoku, jigsaw (any size) and killer. Every command takes puzzles the "
                     "same way: as arguments, files, or standard input; one puzzle per line, grids over "
                     "several lines, or CSV. Output: one answer per input line, as line, pretty, csv or "
-                    "jsonl. 'sudoku COMMAND --help' says more.",
-        epilog=f"Example: sudoku solve {_EXAMPLE} " + _STATUSES)
+                    "jsonl. 'sudoku COMMAND --help' says more.", 79),
+        epilog=_examples(f"sudoku solve {_EXAMPLE}", "sudoku count examples/6x6.txt",
+                         "sudoku generate 3 --seed 1", "sudoku solve --help"),
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
 

@@ -225,7 +225,7 @@ def test_read_dlx_takes_a_bytes_path_and_refuses_a_nul(tmp_path):
     assert read_dlx(bytes(EXAMPLES / "queens8.dlx")).count() == 92
     with pytest.raises(ProblemError, match="cannot read"):
         read_dlx("x\0")
-    with pytest.raises(ProblemError, match="cannot read"):
+    with pytest.raises(FileNotFoundError, match="no/such/file.dlx"):
         read_dlx(b"no/such/file.dlx")
 
 
@@ -443,3 +443,14 @@ def test_every_csv_row_gets_one_row_in_order(tmp_path, lines):
         assert row[:len(fields)] == fields                    # the input's fields, kept as they were
         if len(fields) > 1 and fields[1] == INKALA:
             assert row[-2:] == [INKALA_SOLUTION, "solved"]
+
+
+def test_a_string_where_an_option_is_expected_is_refused():
+    with pytest.raises(ProblemError, match=r"option 1 is a string, 'b c', where a list of items is "
+                                           r"expected: write \['b', 'c'\]"):
+        ExactCover([["a"], "b c"])
+    with pytest.raises(ProblemError, match="options must be a list of options"):
+        ExactCover("abc")
+    with pytest.raises(ProblemError, match="option 0 is a string"):
+        ExactCover([b"ab"])
+    assert ExactCover([list("ab"), ["b", "c"]]).count() == 0

@@ -211,3 +211,97 @@ def test_bad_classic_arguments_are_usage_errors(argv, message, capsys):
     with pytest.raises(SystemExit) as e:
         main(argv)
     assert e.value.code == 2 and message in capsys.readouterr().err
+
+
+# --- what a terminal sees, what a pipe gets
+
+def on_a_terminal(*args: str) -> tuple[str, str]:
+    """``python -m dlx ARGS`` with stdout on a pseudo-terminal (stderr a pipe): what each got."""
+    pty = pytest.importorskip("pty")
+    import os
+    leader, follower = pty.openpty()
+    child = subprocess.Popen([sys.executable, "-m", "dlx", *args], stdout=follower, stderr=subprocess.PIPE)
+    os.close(follower)
+    out = b""
+    while True:
+        try:
+            chunk = os.read(leader, 1 << 16)
+        except OSError:         # EIO: the child closed its end
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.close(leader)
+    err = child.stderr.read()
+    assert child.wait() == 0, err
+    return out.decode().replace("\r\n", "\n"), err.decode()
+
+
+def boards(text: str) -> list[str]:
+    return [b for b in text.strip("\n").split("\n\n") if b.startswith((".", "Q"))]
+
+
+def test_a_terminal_sees_three_solutions_then_the_count():
+    out, _ = on_a_terminal("queens", "6")
+    assert len(boards(out)) == 3
+    assert out.endswith("\n\n4 solutions (3 shown; --all prints every one)\n")
+    every, _ = on_a_terminal("queens", "6", "--all")
+    assert len(boards(every)) == 4 and every.endswith("\n\n4 solutions\n")
+    assert boards(every)[:3] == boards(out)
+
+
+def test_a_terminal_hears_of_no_solutions():
+    assert on_a_terminal("queens", "3") == ("0 solutions\n", "")
+    assert on_a_terminal("queens", "1") == ("Q\n\n1 solution\n", "")
+
+
+def test_a_pipe_gets_every_solution_and_nothing_else():
+    done = subprocess.run([sys.executable, "-m", "dlx", "queens", "6", "--format", "dlx"],
+                          capture_output=True, text=True, check=True)
+    assert done.stdout.count("\n\n") == 3 and "solution" not in done.stdout
+    none = subprocess.run([sys.executable, "-m", "dlx", "queens", "3"], capture_output=True, text=True)
+    assert (none.returncode, none.stdout, none.stderr) == (0, "", "")
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly():
+    child = subprocess.Popen([sys.executable, "-m", "dlx", "queens", "12"], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE)
+    assert b"Q" in child.stdout.readline()
+    child.stdout.close()
+    assert child.wait() == 1
+    assert child.stderr.read() == b""
+
+
+def test_the_progress_line_says_solutions_and_nodes(capsys):
+    from dlx.cli import _Progress
+    from dlx.search import SearchStats
+    from dlx.status import Status
+    stats = SearchStats(solutions=12, nodes=3456789, updates=0, cleansings=0, seconds=0.0,
+                        status=Status.RUNNING, engine="dlx")
+    with _Progress(lambda: stats, enabled=True, after=3600) as progress:
+        progress.tick()         # what the watching thread does every half second
+        assert "dlx: 12 solutions, 3,456,789 nodes so far" in capsys.readouterr().err
+    with _Progress(lambda: stats, enabled=False) as progress:
+        progress.tick()
+        assert capsys.readouterr().err == ""
+
+
+def test_help_lists_every_exit_status_and_keeps_the_examples_whole(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    for status in ("0", "1", "2", "3", "130"):
+        assert f"\n  {status:<4} " in out
+    assert "\n  dlx queens 12 --count --stats\n" in out
+
+
+def test_an_engine_that_cannot_take_the_problem_is_named_as_a_flag(capsys):
+    assert main([str(EXAMPLES / "bounds.dlx"), "--engine", "cells"]) == 1
+    err = capsys.readouterr().err
+    assert "--engine cells: the cells engine takes no multiplicities" in err
+    assert "engine='dlx'" not in err
+
+
+def test_a_missing_file_is_named(capsys, tmp_path):
+    assert main([str(tmp_path / "nope.dlx")]) == 1
+    assert capsys.readouterr().err == f"dlx: error: {tmp_path / 'nope.dlx'}: cannot read: No such file or directory\n"

@@ -111,7 +111,7 @@ def test_not_utf8_names_the_line(tmp_path):
 
 
 def test_missing_file(tmp_path):
-    with pytest.raises(ProblemError, match="cannot read"):
+    with pytest.raises(FileNotFoundError, match="absent.dlx"):
         read_dlx(tmp_path / "absent.dlx")
 
 

@@ -114,7 +114,7 @@ def build(option_start: np.ndarray, option_items: np.ndarray, option_colours: np
     n_nodes = option_items.size + option_start.size
     if 2 * n_nodes >= 1 << 31:
         raise ValueError(f"{option_items.size:,} option entries are too many for the cells engine "
-                         "(at most about 2**30); use engine='dlx'")
+                         "(at most about 2**30): the dlx engine takes them")
     colours = np.zeros(0, np.uint32) if option_colours is None else option_colours
     item, sets, nd, clr, second = _build(option_start, option_items, colours, n_items, n_primary)
     return CellStructure(item, sets, nd, clr, item.copy(), sets.copy(), nd.copy(),
@@ -697,7 +697,7 @@ class Cells:
 
     def refusal(self, options: Options) -> str | None:
         if options.bounds is not None:
-            return "the cells engine takes no multiplicities (bounds other than 1); use engine='dlx' (DLX3)"
+            return "the cells engine takes no multiplicities (bounds other than 1): the dlx engine (DLX3) takes them"
         return None
 
     def for_problem(self, problem: Options) -> Cells:
