@@ -281,6 +281,7 @@ def test_the_progress_line_says_solutions_and_nodes(capsys):
     with _Progress(lambda: stats, enabled=True, after=3600) as progress:
         progress.tick()         # what the watching thread does every half second
         assert "dlx: 12 solutions, 3,456,789 nodes so far" in capsys.readouterr().err
+    assert "nodes" not in capsys.readouterr().err       # the line is cleared at the end
     with _Progress(lambda: stats, enabled=False) as progress:
         progress.tick()
         assert capsys.readouterr().err == ""
