@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import gc
 import importlib
+import importlib.util
 import json
 import math
 import os
@@ -43,8 +45,8 @@ CASES = {
     "pentominoes6x10 all": ("dlx", lambda m: m.problems.pentominoes(6, 10, symmetric=True).count, 7),
     "pentominoes6x10 X": ("dlx", lambda m: m.problems.pentominoes(6, 10).count, 11),
     "langford12": ("dlx", lambda m: m.problems.langford(12).count, 21),
-    "langford12 cells": ("dlx", lambda m: lambda p=m.problems.langford(12): p.count(engine="cells"), 21),
-    "queens14 cells": ("dlx", lambda m: lambda p=m.problems.queens(14): p.count(engine="cells"), 7),
+    "langford12 cells": ("dlx", lambda m: functools.partial(m.problems.langford(12).count, engine="cells"), 21),
+    "queens14 cells": ("dlx", lambda m: functools.partial(m.problems.queens(14).count, engine="cells"), 7),
     "mcc 7 queens 9x9": ("dlx", lambda m: m.problems.k_queens(9, 7).count, 11),
     "mcc 8 queens 10x10": ("dlx", lambda m: m.problems.k_queens(10, 8).count, 5),
     "mcc tetrominoes 4x12 1-3": ("dlx", lambda m: m.problems.packing(
@@ -94,9 +96,14 @@ def load_tree(tree: Path, scratch: Path, suffix: str) -> dict[str, object]:
             text = re.sub(r"^import dlx$", f"import dlx_{suffix} as dlx", text, flags=re.M)
             text = re.sub(r"^from dlx(\.| )", rf"from dlx_{suffix}\1", text, flags=re.M)
             path.write_text(text)
-    if str(scratch) not in sys.path:
-        sys.path.insert(0, str(scratch))
-    modules = {package: importlib.import_module(f"{package}_{suffix}") for package in ("dlx", "sudoku")}
+    modules = {}
+    for package in ("dlx", "sudoku"):          # dlx first: sudoku_<suffix> imports dlx_<suffix>
+        name = f"{package}_{suffix}"
+        spec = importlib.util.spec_from_file_location(name, scratch / name / "__init__.py",
+                                                      submodule_search_locations=[str(scratch / name)])
+        assert spec is not None and spec.loader is not None
+        modules[package] = sys.modules[name] = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(modules[package])
     importlib.import_module(f"dlx_{suffix}.problems")
     return modules
 

@@ -506,7 +506,8 @@ def chart(sections: dict[str, list[Row]], rivals: list[Rival], path: Path) -> No
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="100 puzzles per set, one round, no pentominoes-all, 5 s budget")
+    parser.add_argument("--quick", action="store_true",
+                        help="100 puzzles per set, one round, no pentominoes-all, 5 s budget")
     parser.add_argument("--puzzles", type=int, help="puzzles per set (default 200, --quick 100)")
     parser.add_argument("--rounds", type=int, help="rounds per row (default 3, --quick 1)")
     parser.add_argument("--budget", type=float, help="seconds a solver may take on one run (default 60, --quick 5)")

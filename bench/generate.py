@@ -30,11 +30,10 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
-import sudoku  # noqa: E402
-from sudoku import generator  # noqa: E402
-from sudoku.grid import parse  # noqa: E402
+import sudoku
+from sudoku import generator
+from sudoku.grid import parse
 
 
 def child_cpu(command: list[str]) -> tuple[float, str]:
@@ -68,7 +67,8 @@ def describe(name: str, puzzles: list[str]) -> str:
     for r in ratings:
         if not isinstance(r, Exception):
             levels[r.level] = levels.get(r.level, 0) + 1
-    return (f"| {name} | {statistics.mean(givens):.1f} | {100 * unique:.0f}% | {100 * minimal_share(puzzles[:200]):.0f}% "
+    minimal = minimal_share(puzzles[:200])
+    return (f"| {name} | {statistics.mean(givens):.1f} | {100 * unique:.0f}% | {100 * minimal:.0f}% "
             f"| {statistics.median(scores):.2f} | {', '.join(f'{k} {v}' for k, v in levels.items())} |")
 
 

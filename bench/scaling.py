@@ -13,18 +13,16 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
 
-import sudoku  # noqa: E402
-from dlx import problems  # noqa: E402
-from sudoku.grid import read_array  # noqa: E402
+import sudoku
+from dlx import problems
+from sudoku.grid import read_array
 
 SETS = ("17clue", "kaggle_10k", "top1465", "forum_hardest_1905_11plus", "forum_hardest_1106")
 

@@ -30,6 +30,12 @@ def available() -> list[str]:
     return found or ["top20 (sample)"]
 
 
+def solve_set(puzzles: list[str], limit: int, jobs: int = 1) -> list[str | None]:
+    """The first solution of each puzzle (``limit`` 2 also proves it unique), in order."""
+    import sudoku
+    return [r.solution for r in sudoku.solve_all(puzzles, limit=limit, jobs=jobs)]
+
+
 def xcover_solver():
     """A function puzzle -> (first solution, count up to ``limit``) with xcover, as rivals.py runs it.
     Raises ImportError when xcover is not installed."""

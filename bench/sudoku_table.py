@@ -13,7 +13,7 @@ import argparse
 import statistics
 import time
 
-from sudoku_sets import SETS, SHARED, load, xcover_solver
+from sudoku_sets import SETS, SHARED, load, solve_set, xcover_solver
 
 import sudoku
 
@@ -34,10 +34,6 @@ def timed(run, rounds: int, clock=time.process_time) -> float:
     return statistics.median(times)
 
 
-def solve_set(puzzles, limit, jobs=1):
-    return [r.solution for r in sudoku.solve_all(puzzles, limit=limit, jobs=jobs)]
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=3)
@@ -48,7 +44,8 @@ def main() -> None:
     if not (SHARED / "top1465.txt").is_file():
         raise SystemExit("../shared/data is not present: nothing to measure")
 
-    print("| set | puzzles | limit 2 (puzzles/CPU-s) | limit 1 | nodes per puzzle (limit 2) | target limit 2 (limit 1) |")
+    print("| set | puzzles | limit 2 (puzzles/CPU-s) | limit 1 | nodes per puzzle (limit 2) "
+          "| target limit 2 (limit 1) |")
     print("|---|---:|---:|---:|---:|---:|")
     for name in SETS:
         puzzles, solutions = load(name, size)

@@ -7,10 +7,9 @@ load) never lands in a timed round.
 from pathlib import Path
 
 import pytest
+from sudoku_sets import ROOT, SHARED
 
 from dlx import read_dlx
-
-from sudoku_sets import ROOT, SHARED
 
 #: Files to read, the first present is used, with (items, options) each must give.
 CANDIDATES = {SHARED / "dlx" / "pent6x10x.dlx": (72, 2032), ROOT / "examples" / "queens8.dlx": (42, 64)}

@@ -5,13 +5,9 @@ standard mode) and limit 1; the single-puzzle API; xcover on the same hard puzzl
 Every round's answers are checked. The kernels are warm before timing (a warm-up round).
 """
 import pytest
-from sudoku_sets import INKALA, available, load, xcover_solver
+from sudoku_sets import INKALA, available, load, solve_set, xcover_solver
 
 import sudoku
-
-
-def solve_set(puzzles, limit, jobs=1):
-    return [r.solution for r in sudoku.solve_all(puzzles, limit=limit, jobs=jobs)]
 
 
 @pytest.mark.parametrize("limit", [2, 1])

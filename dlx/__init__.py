@@ -6,16 +6,31 @@ ExactCover(2 items (2 primary, 0 secondary), 3 options)
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ._lazy import loader
 
-__version__ = "0.1.0"
+if TYPE_CHECKING:       # what a type checker sees: the names _WHERE loads on first use
+    from ._version import __version__ as __version__
+    from .batch import Batch as Batch
+    from .batch import BatchResult as BatchResult
+    from .engines import ENGINES as ENGINES
+    from .formats import read_dlx as read_dlx
+    from .formats import write_dlx as write_dlx
+    from .model import ExactCover as ExactCover
+    from .model import ProblemError as ProblemError
+    from .model import ProblemWarning as ProblemWarning
+    from .search import Search as Search
+    from .search import SearchStats as SearchStats
+    from .status import Status as Status
 
 #: The public names and the modules they live in, loaded on first use (see ``_lazy``).
-_WHERE = {"Batch": "batch", "BatchResult": "batch", "ENGINES": "engines", "ExactCover": "model",
-          "ProblemError": "model", "ProblemWarning": "model", "Search": "search", "SearchStats": "search",
+_WHERE = {"__version__": "dlx._version", "Batch": "batch", "BatchResult": "batch",
+          "ENGINES": "engines", "ExactCover": "model", "ProblemError": "model",
+          "ProblemWarning": "model", "Search": "search", "SearchStats": "search",
           "Status": "status", "read_dlx": "formats", "write_dlx": "formats"}
 #: Submodules a user reaches as attributes (``dlx.problems.queens(8)``).
 _SUBMODULES = ("batch", "cli", "engines", "formats", "matrix", "model", "problems", "search", "status")
 
-__all__ = [*sorted(_WHERE, key=str.lower), "__version__"]
+__all__ = sorted(_WHERE, key=str.lower)
 __getattr__, __dir__ = loader(__name__, _WHERE, _SUBMODULES)

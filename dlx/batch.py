@@ -12,14 +12,14 @@ import math
 import numbers
 import threading
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from . import engines
+from .checks import check_count, whole
 from .engines.batch import ROW, Groups, Results, Scratch
 from .model import ExactCover, ProblemError
-from .checks import check_count, whole
 from .search import WORK
 from .status import INVALID, MAX_NODES, NO_SOLUTION, SOLVED, STOPPED, Status, of_code
 
@@ -90,7 +90,7 @@ class Batch:
         self.groups = Groups(self.engine.first_nodes(problem.engine_input), self.group_start, option_group,
                               option_value)
 
-    def solve(self, rows, limit: int | None = 1, *, max_nodes: int | None = None,
+    def solve(self, rows: Any, limit: int | None = 1, *, max_nodes: int | None = None,
               stop: threading.Event | None = None) -> BatchResult:
         """Solve every row of ``rows`` (a 2-D array of values, ``(n, groups)``), counting up to
         ``limit`` solutions each (``limit=2`` proves a solution unique) within ``max_nodes`` search
@@ -134,7 +134,7 @@ class Batch:
             prepared.release(structure)
         return result
 
-    def reduce(self, row, units: Sequence[Sequence[int]] | None = None, *, keep: int = 0,
+    def reduce(self, row: Any, units: Sequence[Sequence[int]] | None = None, *, keep: int = 0,
                minimal: bool = True, max_nodes: int | None = None) -> np.ndarray:
         """``row`` with values taken away while it keeps exactly one solution: the groups of each
         unit of ``units`` (default: every group alone, in order) go together, in the order given,
@@ -185,7 +185,7 @@ class Batch:
         scratch.where[:] = 0
         return scratch
 
-    def _values(self, rows) -> np.ndarray:
+    def _values(self, rows: Any) -> np.ndarray:
         """``rows`` as a C-contiguous uint8 array, every value checked before the cast (a cast
         would wrap 258 to 2 and truncate 2.7 to 2). Cost: one comparison per value."""
         a = np.asarray(rows)
@@ -213,16 +213,16 @@ class Batch:
         return np.ascontiguousarray(a, dtype=np.uint8)
 
 
-def _group_size(size) -> int:
+def _group_size(size: int) -> int:
     if not _whole_in(size, 255) or size == 0:
         raise ProblemError(f"group sizes must be whole numbers from 1 to 255, not {size!r}")
     return int(size)
 
 
-def _whole_in(value, top: int) -> bool:
+def _whole_in(value: object, top: int) -> bool:
     """Whether ``value`` is a number equal to a whole number from 0 to ``top`` (2.0 is, True is not)."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         return False
     if isinstance(value, numbers.Integral):
-        return 0 <= value <= top
-    return math.isfinite(value) and float(value).is_integer() and 0 <= value <= top
+        return 0 <= int(value) <= top
+    return math.isfinite(value) and float(value).is_integer() and 0 <= float(value) <= top

@@ -16,12 +16,12 @@ __all__ = ["UNLIMITED", "check_count", "cores", "jobs", "whole"]
 UNLIMITED = np.iinfo(np.int64).max
 
 
-def whole(value, name: str, minimum: int = 0) -> int:
+def whole(value: object, name: str, minimum: int = 0) -> int:
     """``value`` as an int of at least ``minimum``. Anything else is a ValueError naming ``name``:
     a float, a string or a bool is refused, never truncated (``jobs=1.5`` is a mistake, not 1)."""
     if not isinstance(value, (bool, np.bool_)):
         try:
-            number = operator.index(value)
+            number = operator.index(value)  # type: ignore[arg-type]  # TypeError below
         except TypeError:
             pass
         else:

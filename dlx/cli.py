@@ -9,8 +9,8 @@ import sys
 import textwrap
 import threading
 import warnings
-from collections.abc import Callable, Iterable
-from typing import NoReturn
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn
 
 # A command never multiplies matrices: numpy's BLAS thread pool would only burn CPU at start-up.
 # Set before numpy is first imported (the packages load their modules lazily for this).
@@ -18,12 +18,15 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from tqdm import tqdm
 
-from . import __version__, engines, problems, tracing
-from .commands import compile_notice, exit_now, whole_number
+from . import engines, problems, tracing
+from .commands import Version, compile_notice, exit_now, whole_number
 from .formats import read_dlx
 from .model import ExactCover, ProblemError
 from .search import Search, SearchStats
 from .status import Status
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: Exit statuses: 1 for bad input, 2 for a usage error (argparse's), 3 when the node budget ran out
 #: before the search was done, 130 when interrupted (Ctrl-C), as shells report a command ended by SIGINT.
@@ -113,7 +116,7 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     return 0
 
 
-def _is_terminal(stream) -> bool:
+def _is_terminal(stream: Any) -> bool:
     try:
         return stream.isatty()
     except (AttributeError, ValueError):       # no stream, or a closed one
@@ -168,7 +171,7 @@ class _Progress:
         else:
             self.bar.set_description_str(line)
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.done.set()
         if self.thread is not None:
             self.thread.join()
@@ -272,14 +275,15 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--stats", action="store_true",
                         help="print solutions, updates (cleansings), nodes and seconds on stderr, as "
                              "Knuth's programs do")
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--version", action=Version)
     return parser
 
 
 _natural = whole_number(0)
 
 
-def print_solutions(problem: ExactCover, solutions, fmt: str = "dlx", draw=None,
+def print_solutions(problem: ExactCover, solutions: Iterable[Sequence[int]], fmt: str = "dlx",
+                    draw: Callable[[ExactCover, Sequence[int]], str] | None = None,
                     printed: list[int] | None = None) -> None:
     """Each solution as ``fmt`` asks: ``dlx``, its options as Knuth prints them (item names,
     ``item:colour`` where an entry has a colour); ``text``, a picture where the problem has one (a
@@ -302,7 +306,11 @@ def print_solutions(problem: ExactCover, solutions, fmt: str = "dlx", draw=None,
         printed[0] = n + 1
 
 
-def _problem(source: list[str], parser: argparse.ArgumentParser):
+#: A classic's picture of a solution.
+Draw = Callable[[ExactCover, Sequence[int]], str]
+
+
+def _problem(source: list[str], parser: argparse.ArgumentParser) -> tuple[ExactCover, Draw | None, str]:
     """``(problem, draw, name)`` from the command's arguments: a built-in problem by name and its
     arguments, a file, or standard input when none is given."""
     if source and source[0] in problems.CLASSICS and not os.path.exists(source[0]):
@@ -334,11 +342,11 @@ class _Tracer:
         self.choices: dict[int, int] = {}
         self.midline = False
 
-    def __call__(self, events) -> None:
+    def __call__(self, events: np.ndarray) -> None:
         self.midline = True
         sys.stderr.write("".join(line + "\n" for line in tracing.lines(self.problem, events, self.choices)))
         self.midline = False
 
 
-def _entry(entry) -> str:
+def _entry(entry: Any) -> str:
     return f"{entry[0]}:{entry[1]}" if isinstance(entry, tuple) and len(entry) == 2 else str(entry)

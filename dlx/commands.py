@@ -12,7 +12,7 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import NoReturn
 
-__all__ = ["NOTICE", "compile_notice", "exit_now", "whole_number"]
+__all__ = ["NOTICE", "Version", "compile_notice", "exit_now", "whole_number"]
 
 
 def exit_now(main: Callable[[], int], prog: str = "dlx") -> NoReturn:
@@ -22,6 +22,7 @@ def exit_now(main: Callable[[], int], prog: str = "dlx") -> NoReturn:
     Output that cannot be written (a full disk, a device error) ends it with one line naming the
     error and status 1, also when only the last flush finds out."""
     sys.unraisablehook = _interrupt_again(sys.unraisablehook)
+    status: int | str | None
     try:
         status = main()
     except SystemExit as e:             # argparse's --help, --version and usage errors
@@ -126,3 +127,17 @@ def whole_number(minimum: int):
     return parse
 
 
+
+
+class Version(argparse.Action):
+    """``--version``: prints ``PROG VERSION`` and exits, reading the version only when asked (the
+    installed distribution's metadata costs about 60 ms to read, too much for every start-up)."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, **kwargs) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
+                         help="show the program's version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        from ._version import __version__
+        parser.exit(message=f"{parser.prog} {__version__}\n")

@@ -18,9 +18,11 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
 from typing import Any
 
+import numpy as np
+
 from . import parallel
-from .parallel import Outcome, Piece, Result, search_piece
 from .checks import UNLIMITED
+from .parallel import Outcome, Piece, Result, search_piece
 
 #: Times the scheduler runs a task again when its worker dies.
 RETRIES = 3
@@ -32,7 +34,7 @@ class Unreachable(ConnectionError):
     """No Dask scheduler answered at the address given, within ``CONNECT_TIMEOUT`` seconds."""
 
 
-def _dask():
+def _dask() -> Any:
     try:
         import distributed
     except ImportError:
@@ -41,7 +43,7 @@ def _dask():
 
 
 @contextmanager
-def connect(client: Any):
+def connect(client: Any) -> Iterator[Any]:
     """The ``distributed.Client`` that ``client`` names, closed afterwards if made here."""
     distributed = _dask()
     if isinstance(client, distributed.Client):
@@ -84,11 +86,11 @@ def _probe(address: str, timeout: float) -> None:
         host, port = parse_host_port(where) if scheme == "tcp" else (None, None)
     except (ValueError, TypeError) as e:
         raise Unreachable(f"no Dask scheduler at {address}: {e}") from None
-    if host is not None:
+    if host is not None and port is not None:
         # a refused port at once (Dask's connect tries again until its timeout: a scheduler may be
         # starting), and the same message however busy the machine
         try:
-            socket.create_connection((host, port), timeout=timeout).close()
+            socket.create_connection((host, int(port)), timeout=timeout).close()
         except ConnectionRefusedError:
             raise Unreachable(f"no Dask scheduler at {address}: the connection was refused") from None
         except OSError:
@@ -122,12 +124,12 @@ def _probe(address: str, timeout: float) -> None:
         raise Unreachable(f"{address} is a Dask {kind.lower()}, not a scheduler")
 
 
-def threads(client) -> int:
+def threads(client: Any) -> int:
     """The worker threads of a cluster (at least 1)."""
     return max(1, sum(client.nthreads().values()))
 
 
-def search_task(problem, engine: str, piece: Piece, collect: bool, max_nodes: int) -> Outcome:
+def search_task(problem: Any, engine: str, piece: Piece, collect: bool, max_nodes: int) -> Outcome:
     """One piece, searched in a worker on the structure of its copy of the problem."""
     prepared = problem.prepared(engine)
     structure = prepared.acquire()
@@ -137,7 +139,8 @@ def search_task(problem, engine: str, piece: Piece, collect: bool, max_nodes: in
         prepared.release(structure)
 
 
-def run(problem, engine: str, client: Any, *, collect: bool, limit: int, max_nodes: int, order=None,
+def run(problem: Any, engine: str, client: Any, *, collect: bool, limit: int, max_nodes: int,
+        order: np.ndarray | None = None,
         progress: bool = False) -> Result:
     """The search of ``problem`` as Dask tasks: :func:`parallel.split_for` cuts it into
     ``TASKS_PER_THREAD`` pieces per worker thread; each piece is a task with the budget that is
@@ -168,7 +171,7 @@ def run(problem, engine: str, client: Any, *, collect: bool, limit: int, max_nod
                           seconds=time.perf_counter() - started, order=order, collect=collect)
 
 
-def gather(client, futures: list, *, progress: bool = False, desc: str = "tasks") -> Iterator:
+def gather(client: Any, futures: list, *, progress: bool = False, desc: str = "tasks") -> Iterator:
     """The results of ``futures`` as they finish, with a progress bar on stderr; whatever is not
     done is cancelled when the caller stops early (a limit, Ctrl-C, an error)."""
     distributed = _dask()
@@ -195,10 +198,10 @@ class _Sealed:
     def __init__(self, items: list) -> None:
         self.items = items
 
-    def __getstate__(self):
+    def __getstate__(self) -> list:
         return self.items
 
-    def __setstate__(self, items) -> None:
+    def __setstate__(self, items: Any) -> None:
         self.items = items
 
 
@@ -206,7 +209,7 @@ def _unseal(work: Callable[[list], list], batch: _Sealed) -> _Sealed:
     return _Sealed(work(batch.items))
 
 
-def map_ordered(client, work: Callable[[list], list], batches: Iterable[list], *, in_flight: int,
+def map_ordered(client: Any, work: Callable[[list], list], batches: Iterable[list], *, in_flight: int,
                 progress: bool = False, total: int | None = None) -> Iterator[list]:
     """``work(batch)`` for every batch as Dask tasks, at most ``in_flight`` at a time, the results
     yielded in input order as soon as each is next: memory stays flat however many batches there
@@ -225,13 +228,13 @@ def map_ordered(client, work: Callable[[list], list], batches: Iterable[list], *
         for attempt in range(RETRIES + 1):
             try:
                 data = client.scatter(_Sealed(batch), hash=False)
+                break
             except lost:
-                if attempt < RETRIES:
-                    continue
-                raise
-            return [batch, data, client.submit(_unseal, work, data, pure=False, retries=RETRIES)]
+                if attempt == RETRIES:
+                    raise
+        return [batch, data, client.submit(_unseal, work, data, pure=False, retries=RETRIES)]
 
-    def done():
+    def done() -> list:
         entry = pending[0]
         for attempt in range(RETRIES + 1):
             try:

@@ -24,18 +24,9 @@ import signal
 import sys
 import threading
 from collections.abc import Iterable, Iterator
-from typing import IO
+from typing import IO, Any
 
-from . import __version__
-from .model import (
-    ExactCover,
-    ProblemError,
-    check_bounds,
-    declare_items,
-    encode_option,
-    first_repeat,
-    warn_unusable,
-)
+from .model import ExactCover, ProblemError, check_bounds, declare_items, encode_option, first_repeat, warn_unusable
 
 
 def read_dlx(source: str | bytes | os.PathLike | IO) -> ExactCover:
@@ -57,8 +48,7 @@ def read_dlx(source: str | bytes | os.PathLike | IO) -> ExactCover:
     if isinstance(source, str) and source == "-":
         if sys.stdin is None:
             raise ProblemError("<stdin>: cannot read: standard input is closed")
-        source = getattr(sys.stdin, "buffer", sys.stdin)
-        return _read_file(source, "<stdin>")
+        return _read_file(getattr(sys.stdin, "buffer", sys.stdin), "<stdin>")
     if isinstance(source, (str, bytes, os.PathLike)):
         name = os.fsdecode(source)
         if "\0" in name:            # open() would say ValueError "embedded null byte"
@@ -251,7 +241,7 @@ def _terminate_after_cleaning_up() -> Iterator[None]:
         yield
         return
 
-    def terminated(signum, frame) -> None:
+    def terminated(signum: int, frame: Any) -> None:
         raise _Terminated
 
     signal.signal(signal.SIGTERM, terminated)
@@ -274,6 +264,7 @@ def _dlx_text(problem: ExactCover) -> str:
     if problem.bounds is not None:
         primary = [name if (lo, hi) == (1, 1) else f"{hi}|{name}" if lo == hi else f"{lo}:{hi}|{name}"
                    for name, (lo, hi) in zip(primary, problem.bounds.tolist())]
+    from ._version import __version__  # read on first use (see _version)
     header = (f"| dlx {__version__}: {len(primary)} items and {len(secondary)} secondary, "
               f"{problem.n_options} options\n")
     lines = [header,

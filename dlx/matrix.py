@@ -6,11 +6,12 @@ matrix with 100,000 rows and 10,000 columns loads in the time it takes to copy i
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import numpy as np
 
 
-def matrix_options(m, problem_error) -> tuple[int, np.ndarray, np.ndarray]:
+def matrix_options(m: Any, problem_error: type[Exception]) -> tuple[int, np.ndarray, np.ndarray]:
     """``(number of columns, option_start, option_items)`` of a 0/1 matrix, columns ascending in
     each row; any entry other than 0 and 1 is a ``problem_error`` naming its row and column."""
     if _is_sparse(m):
@@ -31,12 +32,12 @@ def matrix_options(m, problem_error) -> tuple[int, np.ndarray, np.ndarray]:
     return a.shape[1], start, cols
 
 
-def _is_sparse(m) -> bool:
+def _is_sparse(m: Any) -> bool:
     sparse = sys.modules.get("scipy.sparse")  # no scipy import unless the caller has one
     return sparse is not None and sparse.issparse(m)
 
 
-def _sparse_options(m, problem_error) -> tuple[int, np.ndarray, np.ndarray]:
+def _sparse_options(m: Any, problem_error: type[Exception]) -> tuple[int, np.ndarray, np.ndarray]:
     if len(m.shape) != 2:
         raise problem_error(f"a 0/1 matrix must have 2 dimensions, not {len(m.shape)}")
     # every stored entry as it is (duplicates not summed yet), and ours to tidy: never the caller's
@@ -58,7 +59,7 @@ def _sparse_options(m, problem_error) -> tuple[int, np.ndarray, np.ndarray]:
 _STORED_MAX = 2 ** 31
 
 
-def _wide(coo, problem_error) -> type:
+def _wide(coo: Any, problem_error: type[Exception]) -> type:
     """The type to sum duplicate entries in: summed in a small type, uint8 entries 255 and 2 at
     one place would wrap around to 1 and pass for a 0/1 matrix."""
     kind = coo.dtype.kind

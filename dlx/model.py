@@ -10,13 +10,16 @@ import threading
 import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from . import engines
-from .matrix import matrix_options
+
+if TYPE_CHECKING:
+    from . import parallel
 from .checks import whole
+from .matrix import matrix_options
 from .search import Search, SearchStats
 
 
@@ -88,6 +91,11 @@ class ExactCover:
     option_colours: np.ndarray | None
     colours: tuple[Hashable, ...]
     bounds: np.ndarray | None
+    engine_input: engines.Options
+    _structures: dict[str, engines.Prepared]
+    _prepare_lock: threading.Lock
+    _local: threading.local
+    _seeded_copies: OrderedDict[int, tuple[ExactCover, np.ndarray, np.ndarray]]
 
     def __init__(
         self,
@@ -127,7 +135,7 @@ class ExactCover:
                     item_bounds(bounds, index, n_primary), tuple(palette))
 
     @classmethod
-    def from_matrix(cls, m, secondary: int = 0) -> ExactCover:
+    def from_matrix(cls, m: Any, secondary: int = 0) -> ExactCover:
         """A problem from a 0/1 matrix: rows are options, columns are items (named by their
         numbers), the last ``secondary`` columns secondary.
 
@@ -170,14 +178,15 @@ class ExactCover:
         return cls._from_ids(range(n_cols), n_primary, start, ids)
 
     @classmethod
-    def _from_ids(cls, items: Sequence[Hashable], n_primary: int, start, ids, colours=None,
-                  bounds=None, colour_values: tuple = ()) -> ExactCover:
+    def _from_ids(cls, items: Sequence[Hashable], n_primary: int, start: Any, ids: Any, colours: Any = None,
+                  bounds: Any = None, colour_values: tuple = ()) -> ExactCover:
         """Build from already validated item ids (the readers' path)."""
         self = cls.__new__(cls)
         self._setup(items, n_primary, start, ids, colours, bounds, colour_values)
         return self
 
-    def _setup(self, items, n_primary, start, ids, colours=None, bounds=None, colour_values=()) -> None:
+    def _setup(self, items: Any, n_primary: int, start: Any, ids: Any, colours: Any = None, bounds: Any = None,
+               colour_values: Sequence[Hashable] = ()) -> None:
         if n_primary < 1:
             raise ProblemError("no primary items")
         if len(ids) >= _MAX_ENTRIES:
@@ -202,7 +211,7 @@ class ExactCover:
         for name, value in fields.items():
             object.__setattr__(self, name, value)
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"an ExactCover is immutable (cannot set {name!r})")
 
     def __getstate__(self) -> dict:
@@ -402,7 +411,7 @@ class ExactCover:
         with Search(self, limit=limit, max_nodes=max_nodes, engine=engine, seed=seed) as run:
             return run.count()
 
-    def _parallel(self, jobs, client, **how):
+    def _parallel(self, jobs: int | None, client: Any, **how: Any) -> parallel.Result:
         from . import parallel
         return parallel.run(self, jobs=jobs, client=client, **how)
 
@@ -457,7 +466,7 @@ class ExactCover:
         for k in chosen:
             a, b = self.option_start[k], self.option_start[k + 1]
             at = np.flatnonzero(self.option_items[a:b] == item)
-            if at.size and self.option_colours[a + at[0]] == 0:
+            if at.size and self.option_colours is not None and self.option_colours[a + at[0]] == 0:
                 return True
         return False
 
@@ -506,7 +515,7 @@ def _same(a: np.ndarray | None, b: np.ndarray | None) -> bool:
     return (a is None and b is None) or (a is not None and b is not None and np.array_equal(a, b))
 
 
-def _split(jobs, client) -> bool:
+def _split(jobs: int | None, client: Any) -> bool:
     """Whether a search is for :mod:`dlx.parallel` (which checks ``jobs``): anything but one job."""
     return client is not None or type(jobs) is not int or jobs != 1
 
@@ -605,7 +614,7 @@ def item_bounds(bounds: Mapping | None, index: dict, n_primary: int) -> np.ndarr
     return None if (table == 1).all() else table
 
 
-def check_bounds(value, where: str, line: int | None = None) -> tuple[int, int]:
+def check_bounds(value: object, where: str, line: int | None = None) -> tuple[int, int]:
     """``(lo, hi)`` from ``k`` or ``(lo, hi)``: whole numbers with 0 <= lo <= hi and 1 <= hi < 2**31."""
     pair = (value, value) if not isinstance(value, (tuple, list)) else tuple(value)
     if len(pair) != 2:
@@ -634,7 +643,7 @@ def declare_items(primary: list, secondary: list, where: str, line: int | None =
     return primary + secondary
 
 
-def encode_option(entries: list[tuple[Hashable, int]], index: dict, n_primary: int, where: str,
+def encode_option(entries: Sequence[tuple[Hashable, int]], index: dict, n_primary: int, where: str,
                   line: int | None = None) -> tuple[list[int], list[int]]:
     """Item ids and colour numbers of one option, from ``(name, colour number)`` pairs (0: no
     colour). An unknown or repeated item, or a colour on a primary item, is a ProblemError naming
@@ -658,4 +667,8 @@ def encode_option(entries: list[tuple[Hashable, int]], index: dict, n_primary: i
 def first_repeat(names: list) -> Hashable | None:
     """The first name that occurs for the second time in ``names``, or None."""
     seen: set = set()
-    return next((name for name in names if name in seen or seen.add(name)), None)
+    for name in names:
+        if name in seen:
+            return name
+        seen.add(name)
+    return None

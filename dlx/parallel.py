@@ -35,10 +35,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import engines
-from .engines.base import CEILING, FLOOR, LEVEL, NODES, PHASE, STOP
-from . import checks
+from . import checks, engines
 from .checks import UNLIMITED, check_count, whole
+from .engines.base import CEILING, FLOOR, LEVEL, NODES, PHASE, STOP
 from .search import MAX_BATCH, SearchStats
 from .status import SPLIT, Status, of_code
 
@@ -83,7 +82,7 @@ class Outcome:
 # --- one piece
 
 
-def search_piece(engine, structure, piece: Piece, *, collect: bool = False, limit: int = UNLIMITED,
+def search_piece(engine: Any, structure: Any, piece: Piece, *, collect: bool = False, limit: int = UNLIMITED,
                  max_nodes: int = UNLIMITED, pool: _Pool | None = None) -> Outcome:
     """Search ``piece`` on ``structure`` (an engine's structure as built; left as built). Stops at
     ``limit`` solutions, ``max_nodes`` nodes, or when ``pool`` (threads) stops; gives work to the
@@ -145,7 +144,7 @@ def search_piece(engine, structure, piece: Piece, *, collect: bool = False, limi
     return Outcome(piece.key, count, stats, solutions)
 
 
-def _gift(engine, structure, pristine, machine, key: tuple) -> list[Piece]:
+def _gift(engine: Any, structure: Any, pristine: Any, machine: Any, key: tuple) -> list[Piece]:
     """The moves a paused run has yet to try at its shallowest level that has any, as pieces
     (``key + (i,)``); the run's floor goes above that level, so it never tries them itself."""
     state = machine.state
@@ -191,7 +190,7 @@ class _Machines:
 class _Pool:
     """Threads taking pieces from one queue; a shared solution limit and node budget."""
 
-    def __init__(self, jobs: int, engine, prepared, *, collect: bool, limit: int, max_nodes: int) -> None:
+    def __init__(self, jobs: int, engine: Any, prepared: Any, *, collect: bool, limit: int, max_nodes: int) -> None:
         self.jobs, self.engine, self.prepared = jobs, engine, prepared
         self.collect, self.limit = collect, limit
         self.queue: deque[Piece] = deque()
@@ -336,7 +335,8 @@ def merge(outcomes: list[Outcome], engine_name: str, *, before: SearchStats | No
         solutions = solutions[:limit]
     if total is None:
         total = SearchStats(0, 0, 0, 0.0, status)
-    stats = SearchStats(total.nodes, total.updates, min(total.solutions, limit), total.seconds if seconds is None else seconds,
+    stats = SearchStats(total.nodes, total.updates, min(total.solutions, limit),
+                        total.seconds if seconds is None else seconds,
                         status, total.cleansings, engine_name)
     return Result(min(count, limit), stats, solutions, len(outcomes))
 
@@ -440,7 +440,8 @@ def split_on(prepared: engines.Prepared, depth: int, *, collect: bool = False,
     return pieces, above, stats
 
 
-def split_for(problem: ExactCover, tasks: int, *, engine: str = engines.DEFAULT, collect: bool = False):
+def split_for(problem: ExactCover, tasks: int, *, engine: str = engines.DEFAULT,
+              collect: bool = False) -> tuple[int, list[Piece], list[Outcome], SearchStats]:
     """:func:`split` at the least depth that gives at least ``tasks`` pieces (or the deepest tried,
     ``MAX_SPLIT_DEPTH``, or a depth where the whole tree lies above)."""
     depth = 1

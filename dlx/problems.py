@@ -15,10 +15,10 @@ graceful labellings; with multiplicities (MCC), k queens and packings with sever
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
-from .model import ExactCover
 from .checks import whole
+from .model import ExactCover
 
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 
@@ -221,7 +221,7 @@ def graceful(edges: Sequence[tuple[Hashable, Hashable]]) -> ExactCover:
     >>> graceful([(0, 1), (1, 2)]).count()        # the path of 3 vertices: 0-2-1, 1-0-2, mirrored
     4
     """
-    edges = [tuple(edge) for edge in edges]
+    edges = [cast(tuple[Hashable, Hashable], tuple(edge)) for edge in edges]
     m = len(edges)
     if not m or any(len(edge) != 2 or edge[0] == edge[1] for edge in edges):
         raise ValueError("graceful needs at least one edge, each joining two different vertices")
@@ -286,7 +286,7 @@ def packing(rows: int, cols: int, pieces: Mapping[str, Sequence[tuple[int, int]]
             for r in range(rows - height + 1):
                 for c in range(cols - width + 1):
                     options.append([piece, *(f"{_name(r + dr)}{_name(c + dc)}" for dr, dc in orientation)])
-    return ExactCover(options, primary=cells + list(pieces), bounds=dict(copies))
+    return ExactCover(options, primary=cells + list(pieces), bounds=cast(dict[Hashable, int], dict(copies)))
 
 
 # --- Pictures of solutions, and the problems the ``dlx`` command runs by name
@@ -319,7 +319,7 @@ def draw_queens(problem: ExactCover, solution: Sequence[int]) -> str:
     n = round(problem.n_options ** 0.5)
     board = [["."] * n for _ in range(n)]
     for k in solution:
-        row, col = problem.option(k)[:2]
+        row, col = map(str, problem.option(k)[:2])
         board[_number(row[1:])][_number(col[1:])] = "Q"
     return "\n".join(" ".join(row) for row in board)
 
@@ -332,7 +332,7 @@ def draw_langford(problem: ExactCover, solution: Sequence[int]) -> str:
     """
     slots: dict[int, int] = {}
     for k in solution:
-        digit, first, second = problem.option(k)
+        digit, first, second = map(str, problem.option(k))
         for slot in (first, second):
             slots[int(slot[1:])] = int(digit[1:])
     return " ".join(str(slots[j]) for j in sorted(slots))
@@ -346,7 +346,7 @@ def draw_packing(problem: ExactCover, solution: Sequence[int]) -> str:
         piece, *places = problem.option(k)
         for place in places:
             if place != "mid":             # the tie-breaker on a middle line, no cell
-                cells[_split_name(place)] = str(piece)[0]
+                cells[_split_name(str(place))] = str(piece)[0]
     rows = 1 + max(r for r, _ in cells)
     cols = 1 + max(c for _, c in cells)
     return "\n".join("".join(cells.get((r, c), ".") for c in range(cols)) for r in range(rows))

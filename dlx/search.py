@@ -102,7 +102,11 @@ class Search(Iterator[tuple[int, ...]]):
                  trace: bool | Callable[[np.ndarray], None] = False, close_at_end: bool = False) -> None:
         self.problem = problem
         # a seeded run searches a copy with the options and items in another order
-        self._searched, self._order, items = (problem, None, None) if seed is None else problem.seeded(seed)
+        self._order: np.ndarray | None = None
+        items: np.ndarray | None = None
+        self._searched = problem
+        if seed is not None:
+            self._searched, self._order, items = problem.seeded(seed)
         if trace and engine == "auto":
             engine = "dlx"
         self.engine_name = engines.resolve(engine, problem.engine_input)
@@ -283,13 +287,13 @@ class Search(Iterator[tuple[int, ...]]):
     def __enter__(self) -> Search:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def __del__(self) -> None:
         try:
             self.close()
-        except Exception:
+        except Exception:  # noqa: BLE001 - a finaliser must not raise (the interpreter may be ending)
             pass
 
     def __repr__(self) -> str:

@@ -19,6 +19,7 @@ traces; an untraced search runs a kernel compiled without any of this.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 import numpy as np
 
@@ -40,7 +41,7 @@ class Recorder:
     ``item_order`` map the searched problem's option and item numbers back to the caller's (a
     seeded run searches a reordered copy)."""
 
-    def __init__(self, engine, keep: bool | Callable[[np.ndarray], None], order: np.ndarray | None = None,
+    def __init__(self, engine: Any, keep: bool | Callable[[np.ndarray], None], order: np.ndarray | None = None,
                  item_order: np.ndarray | None = None) -> None:
         if not engine.traces:
             refuse_trace(engine, True)
@@ -51,7 +52,8 @@ class Recorder:
         self._item_order = item_order
         self._handle = keep if callable(keep) else self._kept.append
 
-    def advance(self, structure, machine, want, max_nodes, work, out, ends) -> int:
+    def advance(self, structure: Any, machine: Any, want: int, max_nodes: int, work: int, out: np.ndarray,
+                ends: np.ndarray) -> int:
         """The engine's ``advance`` with the trace on; the events go out before it returns, even
         when it is interrupted."""
         if self._buffer is None:
@@ -64,7 +66,7 @@ class Recorder:
             n = int(buffer[0])
             if n:
                 events = buffer[1:1 + 4 * n].reshape(n, 4).copy()
-                if self._order is not None:
+                if self._order is not None and self._item_order is not None:
                     tried = events[:, 0] == TRY
                     named = (events[:, 0] != TRY) & (events[:, 0] != SOLUTION)
                     events[tried, 2] = self._order[events[tried, 2]]
@@ -78,7 +80,7 @@ class Recorder:
         return self._kept[0] if self._kept else np.zeros((0, 4), np.int64)
 
 
-def lines(problem, events: Iterable, choices: dict[int, int] | None = None) -> Iterator[str]:
+def lines(problem: Any, events: Iterable, choices: dict[int, int] | None = None) -> Iterator[str]:
     """The events in words, one line each, options as their item names (as ``dlx --trace`` prints).
     ``choices`` (level -> options of the item chosen there) carries what a TRY needs from one
     batch of events to the next: pass the same dict with every batch of a run.
@@ -116,5 +118,5 @@ def lines(problem, events: Iterable, choices: dict[int, int] | None = None) -> I
             raise ValueError(f"not a trace event: kind {kind}")
 
 
-def _entry(entry) -> str:
+def _entry(entry: Any) -> str:
     return f"{entry[0]}:{entry[1]}" if isinstance(entry, tuple) and len(entry) == 2 else str(entry)

@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import argparse
 import functools
+import io
 import math
 import os
 import sys
 import textwrap
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import NoReturn
+from typing import Any, NoReturn
 
 # A command never multiplies matrices: numpy's BLAS thread pool would only burn CPU at start-up.
 # Set before numpy is first imported (the packages load their modules lazily for this).
@@ -26,8 +28,8 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import numpy as np
 from tqdm import tqdm
 
-from dlx import __version__, checks
-from dlx.commands import compile_notice, exit_now, whole_number
+from dlx import checks
+from dlx.commands import Version, compile_notice, exit_now, whole_number
 
 from . import encode, explainer, files, transform, variants
 from .files import ColumnError, Entry
@@ -122,7 +124,7 @@ class _Job:
         return self.box[0] * self.box[1] if self.box else None
 
 
-def _job(args) -> _Job:
+def _job(args: argparse.Namespace) -> _Job:
     try:
         box = parse_box(args.box) if args.box else None
         if args.symbols:
@@ -142,7 +144,7 @@ def _job(args) -> _Job:
 
 
 def _answer_all(job: _Job, tally: Tally, work: Callable, judge: Callable, columns: list[str], *,
-                jobs: int | None = 1, client=None) -> bool:
+                jobs: int | None = 1, client: Any = None) -> bool:
     """Answer every source of the command line; True when some source could not be read."""
     failed = False
     for number, name in enumerate(job.args.inputs or ["-"], 1):
@@ -151,10 +153,12 @@ def _answer_all(job: _Job, tally: Tally, work: Callable, judge: Callable, column
 
 
 def _answer_source(job: _Job, name: str, number: int, tally: Tally, work: Callable, judge: Callable,
-                   columns: list[str], jobs: int | None, client) -> bool:
+                   columns: list[str], jobs: int | None, client: Any) -> bool:
     """Answer every entry of one source (a file, ``-`` or a puzzle given as an argument); True
     when the source could not be read."""
     args = job.args
+    source: list[str] | io.TextIOBase | files.Stream
+    label: str | None
     if name != "-" and not os.path.exists(name) and files.looks_like_puzzle(name):
         source, label = [name], f"argument {number}"
     else:
@@ -194,7 +198,7 @@ def _answer_source(job: _Job, name: str, number: int, tally: Tally, work: Callab
     return False
 
 
-def _each(answer: Callable[[Entry, object, Writer], Answer], tally: Tally) -> Callable:
+def _each(answer: Callable[[Entry, Any, Writer], Answer], tally: Tally) -> Callable:
     """A judge for a whole chunk from ``answer(entry, result, writer)`` per entry: kept lines as
     they came, unreadable entries echoed and reported."""
     def judge(chunk: list, writer: Writer) -> str:
@@ -219,7 +223,7 @@ def _each(answer: Callable[[Entry, object, Writer], Answer], tally: Tally) -> Ca
 def _one_by_one(make: Callable[[Entry], object]) -> Callable:
     """The work for a chunk from ``make(entry)`` per puzzle, in order: its result, or the
     PuzzleError that says why there is none (lines without a puzzle get None)."""
-    def work(entries: list[Entry], stop) -> list:
+    def work(entries: list[Entry], stop: threading.Event | None) -> list:
         out = []
         for e in entries:
             try:
@@ -238,30 +242,31 @@ def _rules(job: _Job, entry: Entry) -> variants.Variant | None:
     return entry.variant or job.variant
 
 
-def _read(job: _Job, entry: Entry):
+def _read(job: _Job, entry: Entry) -> tuple[np.ndarray, Shape, variants.Variant | None]:
     """``(values, shape, rules)`` of an entry's puzzle; a PuzzleError when it cannot be read or its
     givens clash."""
+    assert entry.puzzle is not None, "only entries with a puzzle are read"
     return variants.read(entry.puzzle, box=job.box, symbols=job.symbols, variant=_rules(job, entry))
 
 
 # --- solve and count
 
 
-def _solve(args, tally: Tally) -> int:
+def _solve(args: argparse.Namespace, tally: Tally) -> int:
     job = _job(args)
     job.limit = 2 if args.unique else 1
     _load(job)
     return _solve_or_count(job, tally, _Solutions(job, tally), ["solution"])
 
 
-def _count(args, tally: Tally) -> int:
+def _count(args: argparse.Namespace, tally: Tally) -> int:
     job = _job(args)
     job.limit = 2 if args.unique else args.limit or sys.maxsize
     _load(job)
     return _solve_or_count(job, tally, _Counts(job, tally), ["count"])
 
 
-def _solve_or_count(job: _Job, tally: Tally, judge, columns: list[str]) -> int:
+def _solve_or_count(job: _Job, tally: Tally, judge: Callable, columns: list[str]) -> int:
     args = job.args
     started = time.perf_counter()
     work = functools.partial(_solve_entries, limit=job.limit, max_nodes=args.max_nodes, box=job.box,
@@ -301,7 +306,8 @@ class _Alone:
     far)."""
 
 
-def _solve_entries(entries: list[Entry], stop=None, *, alone: bool = False, **how) -> list:
+def _solve_entries(entries: list[Entry], stop: threading.Event | None = None, *, alone: bool = False,
+                   **how: Any) -> list:
     todo = _puzzles(entries)
     if alone and len(todo) == 1:
         return [(e, _Alone() if e.puzzle is not None else None) for e in entries]
@@ -333,7 +339,7 @@ class _Solutions:
                 return "\n".join(solutions) + "\n"
         return "".join([writer(entry, self.answer(entry, result, writer)) for entry, result in chunk])
 
-    def answer(self, entry: Entry, result, writer: Writer) -> Answer:
+    def answer(self, entry: Entry, result: Any, writer: Writer) -> Answer:
         """The answer for one entry, counting and reporting on stderr as it goes. The status is the
         batch's (solved, no solution, invalid, max_nodes), "not unique" with --unique, or for a
         count complete / limit (a lower bound)."""
@@ -365,7 +371,7 @@ class _Solutions:
             writer.warn(entry, "no solution")
         return self.found(entry, result, str(result.status))
 
-    def found(self, entry: Entry, result, status: str) -> Answer:
+    def found(self, entry: Entry, result: Any, status: str) -> Answer:
         if result.solution is None:
             return Answer(status, {}, None, nodes=result.nodes)
         line = result.solution
@@ -392,7 +398,7 @@ class _Counts(_Solutions):
         super().__init__(job, tally)
         self.plain = False
 
-    def found(self, entry: Entry, result, status: str) -> Answer:
+    def found(self, entry: Entry, result: Any, status: str) -> Answer:
         if status not in ("not unique", MAX_NODES):
             status = "limit" if result.count >= self.job.limit else "complete"
         lower = status in ("limit", MAX_NODES, "not unique")
@@ -422,6 +428,7 @@ class _Counts(_Solutions):
                     stats = run.stats
             else:
                 count = problem.count(limit, max_nodes=job.args.max_nodes, jobs=jobs)
+                assert problem.stats is not None, "a count leaves its stats"
                 stats = problem.stats
         except parallel.Interrupted as e:
             self.interrupted(entry, e.so_far.count, e.so_far.stats.nodes)
@@ -440,7 +447,7 @@ class _Counts(_Solutions):
 # --- rate, shuffle, explain
 
 
-def _rate(args, tally: Tally) -> int:
+def _rate(args: argparse.Namespace, tally: Tally) -> int:
     """Each puzzle's rating: its score and level."""
     job = _job(args)
     encode.batch(Shape.of(81)).solve(np.zeros((1, 81), np.uint8), 2)      # loaded before the clock starts
@@ -448,7 +455,7 @@ def _rate(args, tally: Tally) -> int:
     scores: list[float] = []
     levels: Counter = Counter()
 
-    def work(entries: list[Entry], stop) -> list:
+    def work(entries: list[Entry], stop: threading.Event | None) -> list:
         todo = _puzzles(entries)
         ratings = iter(rate_all([e.puzzle for e in todo], jobs=1, box=job.box, symbols=job.symbols,
                                 variant=job.variant, variants_each=[_rules(job, e) for e in todo]))
@@ -470,17 +477,17 @@ def _rate(args, tally: Tally) -> int:
     return FAILED if failed or tally.by_status[INVALID] else 0
 
 
-def _shuffle(args, tally: Tally) -> int:
+def _shuffle(args: argparse.Namespace, tally: Tally) -> int:
     """Each puzzle disguised: relabelled, rows and columns permuted (draws from ``--seed``, in
     input order: the same seed, the same output)."""
     job = _job(args)
     rng = np.random.default_rng(args.seed)
 
-    def shuffled(e: Entry):
+    def shuffled(e: Entry) -> tuple[np.ndarray, Shape, variants.Variant | None]:
         values, shape, rules = _read(job, e)
         return transform.draw(shape, rng, rules).apply(values), shape, rules
 
-    def answer(entry: Entry, found, writer: Writer) -> Answer:
+    def answer(entry: Entry, found: Any, writer: Writer) -> Answer:
         moved, shape, rules = found
         text = to_text(moved, job.symbols)
         grid = pretty(moved, box=shape if shape.boxes else None, symbols=job.symbols, boxes=shape.boxes)
@@ -490,19 +497,20 @@ def _shuffle(args, tally: Tally) -> int:
     return FAILED if failed or tally.by_status[INVALID] else 0
 
 
-def _explain(args, tally: Tally) -> int:
+def _explain(args: argparse.Namespace, tally: Tally) -> int:
     """The solve of each puzzle, step by step."""
     job = _job(args)
     out_of_nodes = []
 
-    def told(e: Entry):
+    def told(e: Entry) -> tuple[list[str], bool]:
+        assert e.puzzle is not None, "only entries with a puzzle are told"
         lines: list[str] = []
         done = explainer.tell(e.puzzle, lines.append, full=args.full, limit=args.steps, more="--full",
                               max_nodes=args.max_nodes, budget="--max-nodes", box=job.box,
                               symbols=job.symbols, variant=_rules(job, e))
         return lines, done
 
-    def answer(entry: Entry, told, writer: Writer) -> Answer:
+    def answer(entry: Entry, told: Any, writer: Writer) -> Answer:
         lines, done = told
         if not done:
             out_of_nodes.append(entry)
@@ -514,7 +522,7 @@ def _explain(args, tally: Tally) -> int:
     return FAILED if failed or tally.by_status[INVALID] else OUT_OF_NODES if out_of_nodes else 0
 
 
-def _generate(args, tally: Tally) -> int:
+def _generate(args: argparse.Namespace, tally: Tally) -> int:
     """``count`` new puzzles, one per line."""
     try:
         rules = variants.named(args.variant if args.variant != "jigsaw" else None)
@@ -597,10 +605,11 @@ def _parser() -> argparse.ArgumentParser:
         epilog=_examples(f"sudoku solve {_EXAMPLE}", "sudoku count examples/6x6.txt",
                          "sudoku generate 3 --seed 1", "sudoku solve --help"),
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--version", action=Version)
     commands = parser.add_subparsers(dest="command", required=True)
 
-    def command(name: str, help: str, description: str, *examples: str, formats=FORMATS) -> argparse.ArgumentParser:
+    def command(name: str, help: str, description: str, *examples: str,
+                formats: tuple[str, ...] = FORMATS) -> argparse.ArgumentParser:
         sub = commands.add_parser(name, help=help, description=textwrap.fill(description + " " + _INPUT, 79),
                                   epilog=_examples(*examples), formatter_class=argparse.RawDescriptionHelpFormatter)
         sub.add_argument("inputs", nargs="*", metavar="PUZZLE|FILE",
@@ -696,7 +705,8 @@ def _parser() -> argparse.ArgumentParser:
                           help="a jigsaw's regions: a grid of N labels, N cells each (any N, primes included)")
     generate.add_argument("--seed", type=_NATURAL, metavar="S", help="draw everything from S (reproducible)")
     generate.add_argument("--symmetric", action="store_true", help="givens symmetric under a half turn")
-    generate.add_argument("--clues", type=_NATURAL, metavar="K", help="stop at K givens (drawing grids until one gets there)")
+    generate.add_argument("--clues", type=_NATURAL, metavar="K",
+                          help="stop at K givens (drawing grids until one gets there)")
     generate.add_argument("--difficulty", choices=list(LEVELS), help="only puzzles rated at this level")
     generate.add_argument("--quick", action="store_true", help="stop at the first given that must stay (not minimal)")
     generate.add_argument("--tries", type=_POSITIVE, default=TRIES, metavar="T",

@@ -36,9 +36,10 @@ def _kept(build):
 @_kept
 def problem(box, variant=None) -> dlx.ExactCover:
     """The exact-cover problem of the empty grid of shape ``box`` (a :class:`~sudoku.grid.Shape`,
-    ``n`` for square boxes, ``(rows, columns)`` or ``"RxC"``) under the rules of ``variant`` (a :class:`sudoku.variants.Variant`, None
-    for plain sudoku). Built once per process for each shape; of the variants, the 64 used last are
-    kept (each jigsaw or killer layout is a variant of its own).
+    ``n`` for square boxes, ``(rows, columns)`` or ``"RxC"``) under the rules of ``variant`` (a
+    :class:`sudoku.variants.Variant`, None for plain sudoku). Built once per process for each
+    shape; of the variants, the 64 used last are kept (each jigsaw or killer layout is a variant of
+    its own).
 
     >>> p = problem(3)
     >>> p

@@ -13,12 +13,15 @@ a cage's option gives it a set of values ("cage 3 holds {1, 2, 4}").
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import Any, NamedTuple
+
+import numpy as np
 
 from dlx import tracing
 
 from . import encode, variants
-from .grid import Shape, _symbol_table, pretty, to_text
+from .grid import Box, Puzzle, Shape, _symbol_table, pretty, to_text
+from .variants import VariantLike
 
 #: Lines shown before the rest of a long explanation is summed up.
 STEPS = 60
@@ -52,7 +55,7 @@ class _Story:
     ``detail()`` says whether the next step's choices are wanted (working them out costs a pass
     over the options of the item chosen)."""
 
-    def __init__(self, problem, placements: list[tuple[int, int]], sink: Callable[[Step], None],
+    def __init__(self, problem: Any, placements: list[tuple[int, int]], sink: Callable[[Step], None],
                  detail: Callable[[], bool], shape: Shape, regions: bool) -> None:
         self.words = [encode.placement(name, shape, regions) for name in problem.items]
         index = {name: i for i, name in enumerate(problem.items)}
@@ -67,7 +70,7 @@ class _Story:
         self.chosen: dict[int, tuple[int, int]] = {}   # level -> (item, its number of options)
         self.backtrack: Step | None = None         # backups in a row become one step
 
-    def __call__(self, events) -> None:
+    def __call__(self, events: np.ndarray) -> None:
         for kind, level, a, b in events.tolist():
             if kind == tracing.BACKUP:
                 undone = self.backtrack.undone + 1 if self.backtrack else 1
@@ -113,19 +116,19 @@ class _Story:
 class _Puzzle(NamedTuple):
     """A puzzle read for explaining: its values, shape, rules and symbols."""
 
-    values: object
+    values: np.ndarray
     shape: Shape
-    variant: object
+    variant: variants.Variant | None
     symbols: str | None
 
 
-def _read(puzzle, box, symbols, variant) -> _Puzzle:
+def _read(puzzle: Puzzle, box: Box, symbols: str | None, variant: VariantLike) -> _Puzzle:
     return _Puzzle(*variants.read(puzzle, box=box, symbols=symbols, variant=variant), symbols)
 
 
-def walk(puzzle, sink: Callable[[Step], None], *, detail: Callable[[], bool] = lambda: True,
-         max_nodes: int | None = MAX_NODES, box=None, symbols: str | None = None,
-         variant=None) -> tuple[str | None, int, bool]:
+def walk(puzzle: Puzzle | _Puzzle, sink: Callable[[Step], None], *, detail: Callable[[], bool] = lambda: True,
+         max_nodes: int | None = MAX_NODES, box: Box = None, symbols: str | None = None,
+         variant: VariantLike = None) -> tuple[str | None, int, bool]:
     """Hand each step of the search for the first solution of ``puzzle`` to ``sink`` as it is
     taken; ``(solution, nodes, done)``: the solution (None when there is none or the budget ran
     out), the nodes searched, and False when ``max_nodes`` ran out first. Raises PuzzleError for a
@@ -155,8 +158,8 @@ def walk(puzzle, sink: Callable[[Step], None], *, detail: Callable[[], bool] = l
     return to_text(grid, read.symbols), nodes, True
 
 
-def steps(puzzle, *, max_nodes: int | None = MAX_NODES, box=None, symbols: str | None = None,
-          variant=None) -> tuple[list[Step], str | None]:
+def steps(puzzle: Puzzle, *, max_nodes: int | None = MAX_NODES, box: Box = None, symbols: str | None = None,
+          variant: VariantLike = None) -> tuple[list[Step], str | None]:
     """The steps of the search for the first solution of ``puzzle`` and that solution (None when
     there is none, or ``max_nodes`` ran out first). Raises PuzzleError for a puzzle that cannot be
     read or whose givens clash. Memory: every step (see :func:`walk` to keep fewer)."""
@@ -165,8 +168,9 @@ def steps(puzzle, *, max_nodes: int | None = MAX_NODES, box=None, symbols: str |
     return out, solution
 
 
-def explain(puzzle, *, full: bool = False, limit: int = STEPS, more: str = "full=True",
-            max_nodes: int | None = MAX_NODES, box=None, symbols: str | None = None, variant=None) -> str:
+def explain(puzzle: Puzzle, *, full: bool = False, limit: int = STEPS, more: str = "full=True",
+            max_nodes: int | None = MAX_NODES, box: Box = None, symbols: str | None = None,
+            variant: VariantLike = None) -> str:
     """The solve of ``puzzle`` in words, one line per step, ending with the grid; long ones show
     the first ``limit`` steps and count the rest (``full=True``: every step; ``more`` names the
     way to ask for them). The search stops after ``max_nodes`` nodes (None: never), and the
@@ -189,9 +193,9 @@ def explain(puzzle, *, full: bool = False, limit: int = STEPS, more: str = "full
     return "\n".join(lines)
 
 
-def tell(puzzle, write: Callable[[str], object], *, full: bool = False, limit: int = STEPS,
+def tell(puzzle: Puzzle, write: Callable[[str], object], *, full: bool = False, limit: int = STEPS,
          more: str = "full=True", max_nodes: int | None = MAX_NODES, budget: str = "max_nodes",
-         box=None, symbols: str | None = None, variant=None) -> bool:
+         box: Box = None, symbols: str | None = None, variant: VariantLike = None) -> bool:
     """:func:`explain`, each line handed to ``write`` (without its newline) as the search goes;
     False when ``max_nodes`` ran out before the search was done (``budget`` names the way to
     raise it). Memory: nothing per step beyond the lines ``write`` keeps."""

@@ -28,11 +28,11 @@ import select
 import stat
 import sys
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Callable, NamedTuple
+from typing import Any, NamedTuple
 
-from .grid import _APART, _IGNORED, NUL_LINE, PuzzleError, Shape, _wrong_length, grid_size
+from .grid import _APART, _IGNORED, NUL_LINE, Box, PuzzleError, Shape, _wrong_length, grid_size
 from .variants import Variant, jigsaw, killer
 
 #: Column names that hold the puzzle in a CSV file with a header (compared in lower case).
@@ -53,7 +53,7 @@ class Stream:
     """The lines of a binary stream that is not a regular file (a terminal, a pipe), read as they
     arrive: :meth:`waiting` says whether another line can be read without waiting for input."""
 
-    def __init__(self, raw) -> None:
+    def __init__(self, raw: Any) -> None:
         self.raw = raw
         self.fd = raw.fileno()
         self.lines: list[bytes] = []
@@ -99,7 +99,7 @@ class Stream:
     def __enter__(self) -> Stream:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
 
@@ -111,7 +111,7 @@ class Entry(NamedTuple):
     puzzle: str | None    # the puzzle's text; None for a line that holds no puzzle
     error: PuzzleError | None = None
     fields: list | None = None      # a CSV row's fields (for a header, the names)
-    variant: object = None          # the puzzle's own layout (a jigsaw's regions, a killer's cages)
+    variant: Variant | None = None  # the puzzle's own layout (a jigsaw's regions, a killer's cages)
 
 
 def read_lines(lines: Iterable[str], *, size: int | None = None,
@@ -126,7 +126,8 @@ def read_lines(lines: Iterable[str], *, size: int | None = None,
 
     A line of 16 cells is a whole 4x4 puzzle, unless ``size`` is 16 or its cells stand apart as
     :func:`sudoku.grid.pretty` writes them: then it is the first row of a 16x16 grid (and when no grid follows,
-    each line is read as a 4x4 puzzle after all); so for 36 cells (6x6 or a row of 36x36). ``size`` (the N of an N x N grid) says which lines
+    each line is read as a 4x4 puzzle after all); so for 36 cells (6x6 or a row of 36x36). ``size``
+    (the N of an N x N grid) says which lines
     are rows where the length alone does not.
 
     Rows become a grid only when they make a whole one. A row that does not is an error of its
@@ -140,7 +141,7 @@ def read_lines(lines: Iterable[str], *, size: int | None = None,
     ...                                ". . | 3 .", "----+----", ". 4 | . .", ". . | . 2"])]
     [None, '1...|..3.|.4..|...2', '1 . | . .\\n. . | 3 .\\n----+----\\n. 4 | . .\\n. . | . 2']
     >>> [(e.line, e.puzzle, e.error and e.error.reason) for e in read_lines(["....", "1...|..3.|.4..|...2"])]
-    [(1, None, 'wrong length: 4 cells; a puzzle has N*N (16 for 4x4, 36 for 6x6, 81 for 9x9, 256 for 16x16, ...)'), (2, '1...|..3.|.4..|...2', None)]
+    [(1, None, 'wrong length: 4 cells; a puzzle has N*N (16 for 4x4, ...)'), (2, '1...|..3.|.4..|...2', None)]
     """
     grid: list[tuple[int, str, int]] = []     # (line, text, cells) of the grid being assembled
     rows = width = 0
@@ -260,7 +261,8 @@ def entries(lines: Iterable[str], *, size: int | None = None, column: str | None
     header = _header(first, column)
     if header is None and (column is not None or _names_only(first)):
         names = ", ".join(repr(name.strip()) for name in _fields(first)) or "none"
-        asked = f"no column {column!r}" if column is not None else "no puzzle column (" + ", ".join(PUZZLE_COLUMNS) + ")"
+        columns = ", ".join(PUZZLE_COLUMNS)
+        asked = f"no column {column!r}" if column is not None else f"no puzzle column ({columns})"
         raise ColumnError(f"{asked} in the CSV header; its columns: {names}. Say which holds the puzzles "
                           "with --column NAME", line=1)
     rest = itertools.chain([first], lines)
@@ -491,7 +493,7 @@ def _layout_entries(lines: Iterator[str], layout: str) -> Iterator[Entry]:
             yield Entry(number, text, None)
             continue
         try:
-            fields = next(csv.reader([text])) + [None, None]
+            fields: list[str | None] = [*next(csv.reader([text])), None, None]
         except csv.Error as e:
             yield Entry(number, text, None, PuzzleError(_csv_reason(e, csv.field_size_limit()), line=number))
             continue
@@ -500,7 +502,7 @@ def _layout_entries(lines: Iterator[str], layout: str) -> Iterator[Entry]:
         except PuzzleError as e:
             yield Entry(number, text, None, PuzzleError(e.reason, line=number))
             continue
-        yield Entry(number, text, fields[0].strip() or _blank(variant), None, None, variant)
+        yield Entry(number, text, str(fields[0]).strip() or _blank(variant), None, None, variant)
 
 
 def _variant(layout: str | None, regions: str | None, cages: str | None, sums: str | None) -> Variant | None:
@@ -520,7 +522,7 @@ def _blank(variant: Variant | None) -> str:
     return "" if variant is None else "." * variant.cells
 
 
-def read_puzzles(source, *, column: str | None = None, box=None) -> Iterator[str]:
+def read_puzzles(source: Any, *, column: str | None = None, box: Box = None) -> Iterator[str]:
     """The puzzles of a file (a path, or an open text file, or any iterable of lines), in order,
     in every format the ``sudoku`` command reads: a puzzle per line, grids over several lines,
     comments, blank lines, a header, CSV with a ``puzzle`` or ``quizzes`` column (or ``column``).

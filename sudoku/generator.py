@@ -21,8 +21,9 @@ import numpy as np
 from dlx.checks import whole
 
 from . import encode, variants
-from .grid import PuzzleError, Shape, to_text
+from .grid import Box, PuzzleError, Shape, to_text
 from .rating import LEVELS, rate_values
+from .variants import Variant, VariantLike
 
 #: Grids tried for a puzzle with ``clues`` givens, or of a difficulty, before giving up (the
 #: command's default too).
@@ -36,7 +37,8 @@ REMOVAL_NODES = 20_000
 
 
 def generate(*, seed: int | None = None, symmetric: bool = False, minimal: bool = True,
-             clues: int | None = None, size: int = 9, box=None, variant=None, symbols: str | None = None,
+             clues: int | None = None, size: int = 9, box: Box = None, variant: VariantLike = None,
+             symbols: str | None = None,
              difficulty: str | None = None, tries: int = TRIES) -> str:
     """A new puzzle with exactly one solution, as one line.
 
@@ -105,7 +107,7 @@ def generate(*, seed: int | None = None, symmetric: bool = False, minimal: bool 
 class _Maker:
     """Puzzles of one shape and variant, drawn from ``rng``."""
 
-    def __init__(self, shape: Shape, rules, rng: np.random.Generator, symmetric: bool, minimal: bool,
+    def __init__(self, shape: Shape, rules: Variant | None, rng: np.random.Generator, symmetric: bool, minimal: bool,
                  clues: int | None) -> None:
         self.shape, self.rules, self.rng = shape, rules, rng
         self.symmetric, self.minimal, self.clues = symmetric, minimal, clues
@@ -122,10 +124,12 @@ class _Maker:
 
     def level(self, puzzle: np.ndarray) -> str:
         rating = rate_values(puzzle[None, :], self.shape, variant=self.rules)[0]
+        if isinstance(rating, PuzzleError):     # a grid this generator made is never invalid
+            raise rating
         return rating.level
 
 
-def solved_grid(shape, rng: np.random.Generator, variant=None) -> np.ndarray:
+def solved_grid(shape: Shape, rng: np.random.Generator, variant: VariantLike = None) -> np.ndarray:
     """A random complete grid of ``shape`` (a :class:`~sudoku.grid.Shape` or a box) under
     ``variant``'s rules: the first solution of the empty grid in an order drawn from ``rng``."""
     shape = shape if isinstance(shape, Shape) else Shape.boxed(shape)
@@ -137,7 +141,7 @@ def solved_grid(shape, rng: np.random.Generator, variant=None) -> np.ndarray:
     return grid
 
 
-def removal_order(shape, rng: np.random.Generator, symmetric: bool) -> list[list[int]]:
+def removal_order(shape: Shape, rng: np.random.Generator, symmetric: bool) -> list[list[int]]:
     """The cells to try taking away, in a random order: one at a time, or with ``symmetric`` each
     with its partner under a half turn (the centre alone)."""
     shape = shape if isinstance(shape, Shape) else Shape.boxed(shape)

@@ -11,7 +11,8 @@ from __future__ import annotations
 import functools
 import math
 import re
-from typing import NamedTuple
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple, TypeAlias
 
 import numpy as np
 
@@ -39,7 +40,7 @@ class PuzzleError(ValueError):
         self.reason = message
         self.line = line
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[[str, int | None], PuzzleError], tuple[str, int | None]]:
         return _puzzle_error, (self.reason, self.line)
 
 
@@ -75,7 +76,7 @@ class Shape(NamedTuple):
         return f"{side} (boxes {self.rows}x{self.cols})" if self.boxes else f"{side} (regions, no boxes)"
 
     @classmethod
-    def of(cls, cells: int, box=None, *, boxes: bool = True) -> Shape:
+    def of(cls, cells: int, box: Box = None, *, boxes: bool = True) -> Shape:
         """The shape of a grid of ``cells`` cells: boxes of ``box`` (a :class:`Shape`, ``n`` for
         ``n x n``, a pair or text such as ``"2x3"``) when given, else the squarest that fits, no
         taller than wide (2x3 for 6x6, 3x4 for 12x12); ``boxes=False`` for a grid whose regions
@@ -86,7 +87,7 @@ class Shape(NamedTuple):
         return cls.sided(size, box, boxes=boxes)
 
     @classmethod
-    def sided(cls, size: int, box=None, *, boxes: bool = True) -> Shape:
+    def sided(cls, size: int, box: Box = None, *, boxes: bool = True) -> Shape:
         """:meth:`of` for a grid of ``size`` x ``size`` cells."""
         if not boxes:
             return cls(size, 0, 0)
@@ -102,7 +103,7 @@ class Shape(NamedTuple):
         return cls(size, rows, cols)
 
     @classmethod
-    def boxed(cls, box) -> Shape:
+    def boxed(cls, box: Box) -> Shape:
         """The grid that boxes of ``box`` make: ``3`` or ``"3x3"`` for 9x9, ``"2x3"`` for 6x6."""
         if isinstance(box, Shape):
             return box
@@ -124,6 +125,14 @@ class Shape(NamedTuple):
         return [(f"{kind} {i + 1}", cells[i]) for kind, cells in kinds for i in range(self.size)]
 
 
+#: A puzzle as the functions take it: text (one line, or a grid over several), a list of row
+#: strings, or values (a flat or nested list, or a numpy array, 0 for blanks).
+Puzzle: TypeAlias = str | Sequence[str] | Sequence[int] | Sequence[Sequence[int]] | np.ndarray
+#: A box shape: ``"RxC"``, ``n`` (``n x n``), ``(rows, columns)``, a :class:`Shape`, or None (the
+#: squarest box for the grid).
+Box: TypeAlias = str | int | tuple[int, int] | Shape | None
+
+
 def grid_size(cells: int) -> int | None:
     """``N`` for a puzzle of ``cells = N*N`` cells that has boxes (N from 4 to MAX_SIZE, not prime),
     else None: whether a line of that many cells is a whole puzzle.
@@ -142,7 +151,7 @@ def _squarest(size: int) -> int | None:
     return next((r for r in range(math.isqrt(size), 1, -1) if size % r == 0), None)
 
 
-def as_box(box) -> tuple[int, int]:
+def as_box(box: Box) -> tuple[int, int]:
     """A box as ``(rows, columns)`` from a :class:`Shape`, ``n`` (``n x n``), a pair or text."""
     if isinstance(box, Shape):
         if not box.boxes:
@@ -153,7 +162,7 @@ def as_box(box) -> tuple[int, int]:
     return parse_box(box)
 
 
-def parse_box(box) -> tuple[int, int]:
+def parse_box(box: Box) -> tuple[int, int]:
     """A box shape given as ``"RxC"`` or a pair of whole numbers, each at least 1, R*C at least 4."""
     if isinstance(box, str):
         match = re.fullmatch(r"\s*(\d+)\s*[xX*]\s*(\d+)\s*", box)
@@ -161,7 +170,7 @@ def parse_box(box) -> tuple[int, int]:
             raise PuzzleError(f"a box is given as RxC (rows x columns), such as 2x3, not {box!r}")
         box = int(match[1]), int(match[2])
     try:
-        rows, cols = (whole(k, "a box's side") for k in box)
+        rows, cols = (whole(k, "a box's side") for k in box)  # type: ignore[union-attr]  # TypeError below
     except (TypeError, ValueError):
         raise PuzzleError(f"a box is two whole numbers (rows, columns), not {box!r}") from None
     if rows < 1 or cols < 1 or not 4 <= rows * cols <= MAX_SIZE:
@@ -177,7 +186,7 @@ def expand_symbols(spec: str) -> str:
     >>> expand_symbols("1-9A-G"), expand_symbols("0-F")
     ('123456789ABCDEFG', '0123456789ABCDEF')
     """
-    out = []
+    out: list[str] = []
     k = 0
     while k < len(spec):
         if k + 2 < len(spec) and spec[k + 1] == "-":
@@ -225,7 +234,7 @@ def _symbol_table(symbols: str | None, size: int) -> tuple[dict[str, int], str]:
     return value, chars
 
 
-def parse(puzzle, *, box=None, symbols: str | None = None, boxes: bool = True) -> np.ndarray:
+def parse(puzzle: Puzzle, *, box: Box = None, symbols: str | None = None, boxes: bool = True) -> np.ndarray:
     """The values of ``puzzle`` as a flat uint8 array (0 for blanks).
 
     ``puzzle`` is a string (one line of ``N*N`` cells, or a grid over several lines in which
@@ -241,7 +250,7 @@ def parse(puzzle, *, box=None, symbols: str | None = None, boxes: bool = True) -
     >>> parse("1.3")
     Traceback (most recent call last):
     ...
-    sudoku.grid.PuzzleError: wrong length: 3 cells; a puzzle has N*N (16 for 4x4, 36 for 6x6, 81 for 9x9, 256 for 16x16, ...)
+    sudoku.grid.PuzzleError: wrong length: 3 cells; a puzzle has N*N (16 for 4x4, 36 for 6x6, ...)
     """
     if isinstance(puzzle, str):
         return _parse_text(puzzle, box, symbols, boxes)
@@ -250,7 +259,7 @@ def parse(puzzle, *, box=None, symbols: str | None = None, boxes: bool = True) -
     return _parse_values(puzzle, box, boxes)
 
 
-def _parse_text(text: str, box, symbols: str | None, boxes: bool) -> np.ndarray:
+def _parse_text(text: str, box: Box, symbols: str | None, boxes: bool) -> np.ndarray:
     cells = _IGNORED.sub("", text)
     if "\0" in cells:
         raise PuzzleError(NUL_LINE)
@@ -269,7 +278,7 @@ def _parse_text(text: str, box, symbols: str | None, boxes: bool) -> np.ndarray:
     return values
 
 
-def _parse_values(puzzle, box, boxes: bool) -> np.ndarray:
+def _parse_values(puzzle: Puzzle, box: Box, boxes: bool) -> np.ndarray:
     try:
         a = np.asarray(puzzle)
     except ValueError as e:     # ragged lists
@@ -292,13 +301,13 @@ def _parse_values(puzzle, box, boxes: bool) -> np.ndarray:
     return flat.astype(np.uint8)
 
 
-def clashes(values: np.ndarray, box=None, symbols: str | None = None, *, boxes: bool = True) -> str | None:
+def clashes(values: np.ndarray, box: Box = None, symbols: str | None = None, *, boxes: bool = True) -> str | None:
     """Why the givens contradict each other ("digit 5 twice in row 3"), or None when they don't;
     ``boxes=False`` for a grid whose regions replace the boxes (jigsaw)."""
     return twice_in(values, Shape.of(values.size, box, boxes=boxes).units(), symbols)
 
 
-def twice_in(values: np.ndarray, units, symbols: str | None = None) -> str | None:
+def twice_in(values: np.ndarray, units: Sequence[tuple[str, Any]], symbols: str | None = None) -> str | None:
     """The first of ``units`` (``(name, cells)`` pairs) whose givens repeat a value, as "digit 5
     twice in row 3", or None."""
     size = math.isqrt(values.size)
@@ -331,7 +340,7 @@ def to_text(values: np.ndarray, symbols: str | None = None) -> str:
     return _out_bytes(symbols, math.isqrt(values.size))[values].tobytes().decode("utf-32-le")
 
 
-def pretty(puzzle, *, box=None, symbols: str | None = None, boxes: bool = True) -> str:
+def pretty(puzzle: Puzzle, *, box: Box = None, symbols: str | None = None, boxes: bool = True) -> str:
     """A grid to read, boxes separated.
 
     >>> print(pretty("1...|..3.|.4..|...2"))

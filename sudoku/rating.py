@@ -16,6 +16,7 @@ forum_hardest_1106 12.2 (all diabolical).
 """
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
@@ -25,8 +26,9 @@ from dlx.checks import whole
 from dlx.status import INVALID
 
 from . import encode, transform, variants
-from .grid import PuzzleError, Shape, clashes, parse
+from .grid import Box, Puzzle, PuzzleError, Shape, clashes, parse
 from .pipeline import map_chunks
+from .variants import Variant, VariantLike
 
 #: Searches per puzzle: the puzzle as given and ORDERS - 1 transformations of it.
 ORDERS = 6
@@ -49,7 +51,8 @@ def level_of(score: float) -> str:
     return [name for name, least in LEVELS.items() if score >= least][-1]
 
 
-def rate(puzzle, *, seed: int = 0, box=None, symbols: str | None = None, variant=None) -> Rating:
+def rate(puzzle: Puzzle, *, seed: int = 0, box: Box = None, symbols: str | None = None,
+         variant: VariantLike = None) -> Rating:
     """The :class:`Rating` of a puzzle with exactly one solution (a PuzzleError otherwise: a
     puzzle without a unique solution has no difficulty). ``box``, ``symbols``, ``variant``: as for
     :func:`sudoku.solve`.
@@ -65,8 +68,8 @@ def rate(puzzle, *, seed: int = 0, box=None, symbols: str | None = None, variant
     return rating
 
 
-def rate_all(puzzles: Iterable, *, seed: int = 0, jobs: int | None = 1, box=None, symbols: str | None = None,
-             variant=None, variants_each: list | None = None) -> Iterator[Rating | PuzzleError]:
+def rate_all(puzzles: Iterable, *, seed: int = 0, jobs: int | None = 1, box: Box = None, symbols: str | None = None,
+             variant: VariantLike = None, variants_each: list | None = None) -> Iterator[Rating | PuzzleError]:
     """A :class:`Rating` for every puzzle, in input order, or the :class:`PuzzleError` that says
     why a puzzle has none (unreadable, no solution, several). Chunks of puzzles go to the kernel
     together, on ``jobs`` threads (0 or None: one per core), as :func:`sudoku.solve_all` does.
@@ -79,7 +82,7 @@ def rate_all(puzzles: Iterable, *, seed: int = 0, jobs: int | None = 1, box=None
     else:
         puzzles = ((p, rules) for p in puzzles)
 
-    def work(chunk: list, stop) -> list:
+    def work(chunk: list, stop: threading.Event | None) -> list:
         out: list = [None] * len(chunk)
         groups: dict = {}
         for k, (p, rules) in enumerate(chunk):
@@ -99,7 +102,7 @@ def rate_all(puzzles: Iterable, *, seed: int = 0, jobs: int | None = 1, box=None
     return map_chunks(work, puzzles, jobs=jobs, flatten=True)
 
 
-def rate_values(values: np.ndarray, shape: Shape | None = None, *, seed: int = 0, variant=None,
+def rate_values(values: np.ndarray, shape: Shape | None = None, *, seed: int = 0, variant: Variant | None = None,
                 symbols: str | None = None) -> list[Rating | PuzzleError]:
     """Ratings of puzzles of one shape and variant, one per row of ``values``, all in ``ORDERS``
     kernel calls (one for a killer)."""

@@ -15,13 +15,13 @@ from typing import Any, NamedTuple
 import numpy as np
 
 import dlx
-from dlx import status
-from dlx import checks
+from dlx import checks, status
 from dlx.checks import UNLIMITED, check_count
 
 from . import encode, variants
-from .grid import PuzzleError, Shape, clashes, parse, parse_lines81, texts
+from .grid import Box, Puzzle, PuzzleError, Shape, clashes, parse, parse_lines81, texts
 from .pipeline import map_chunks
+from .variants import Variant, VariantLike
 
 #: The fewest and the most puzzles per kernel call of :func:`solve_array`, which makes about eight
 #: chunks per thread: enough to even out hard and easy chunks, few enough that the Python per call
@@ -37,7 +37,7 @@ class Result(NamedTuple):
     """What became of one puzzle."""
 
     solution: str | None         # the first solution found, or None
-    count: int                   # solutions found, at most the limit asked for
+    count: int  # type: ignore[assignment]  # shadows tuple.count: the field's name is the API
     status: dlx.Status           # "solved", "no solution", "invalid", or "max_nodes" (budget spent)
     nodes: int                   # search nodes (DLX1's count)
     error: PuzzleError | None    # why an invalid puzzle is invalid
@@ -52,8 +52,8 @@ class OutOfNodes(RuntimeError):
         self.count, self.nodes = count, nodes
 
 
-def solve(puzzle, *, max_nodes: int | None = None, box=None, symbols: str | None = None,
-          variant=None) -> str | None:
+def solve(puzzle: Puzzle, *, max_nodes: int | None = None, box: Box = None, symbols: str | None = None,
+          variant: VariantLike = None) -> str | None:
     """The solution of ``puzzle`` as one line, or None when it has none; :class:`OutOfNodes` when
     ``max_nodes`` search nodes pass first.
 
@@ -76,8 +76,8 @@ def solve(puzzle, *, max_nodes: int | None = None, box=None, symbols: str | None
     return result.solution
 
 
-def count(puzzle, limit: int | None = None, *, max_nodes: int | None = None, box=None,
-          symbols: str | None = None, variant=None) -> int:
+def count(puzzle: Puzzle, limit: int | None = None, *, max_nodes: int | None = None, box: Box = None,
+          symbols: str | None = None, variant: VariantLike = None) -> int:
     """The number of solutions of ``puzzle``, counting no further than ``limit``, within
     ``max_nodes`` search nodes (:class:`OutOfNodes` when they run out first). ``box``,
     ``symbols``, ``variant``: as for :func:`solve`.
@@ -97,8 +97,8 @@ def count(puzzle, limit: int | None = None, *, max_nodes: int | None = None, box
     return result.count
 
 
-def is_unique(puzzle, *, max_nodes: int | None = None, box=None, symbols: str | None = None,
-              variant=None) -> bool:
+def is_unique(puzzle: Puzzle, *, max_nodes: int | None = None, box: Box = None, symbols: str | None = None,
+              variant: VariantLike = None) -> bool:
     """True when ``puzzle`` has exactly one solution (the search stops at the second);
     :class:`OutOfNodes` when ``max_nodes`` search nodes pass before the answer is known.
 
@@ -111,7 +111,8 @@ def is_unique(puzzle, *, max_nodes: int | None = None, box=None, symbols: str | 
     return result.count == 1
 
 
-def _one(puzzle, limit: int, max_nodes, box, symbols, variant) -> Result:
+def _one(puzzle: Puzzle, limit: int, max_nodes: int | None, box: Box, symbols: str | None,
+         variant: VariantLike) -> Result:
     result = solve_chunk([puzzle], limit, max_nodes=max_nodes, box=box, symbols=symbols,
                          variant=variants.named(variant), strict=True)[0]
     if result.error is not None:
@@ -119,8 +120,8 @@ def _one(puzzle, limit: int, max_nodes, box, symbols, variant) -> Result:
     return result
 
 
-def solve_many(puzzles: Iterable, *, jobs: int | None = 1, box=None, symbols: str | None = None,
-               variant=None) -> Iterator[str | None]:
+def solve_many(puzzles: Iterable, *, jobs: int | None = 1, box: Box = None, symbols: str | None = None,
+               variant: VariantLike = None) -> Iterator[str | None]:
     """Solutions of many puzzles, lazily and in input order (None for a puzzle without one).
 
     ``puzzles`` may be any iterable (a file's lines, newlines and all; a generator): it is read a
@@ -140,7 +141,8 @@ def solve_many(puzzles: Iterable, *, jobs: int | None = 1, box=None, symbols: st
 
 
 def solve_all(puzzles: Iterable, *, limit: int = 1, max_nodes: int | None = None, jobs: int | None = 1,
-              client: Any = None, box=None, symbols: str | None = None, variant=None) -> Iterator[Result]:
+              client: Any = None, box: Box = None, symbols: str | None = None,
+              variant: VariantLike = None) -> Iterator[Result]:
     """A :class:`Result` for every puzzle, in input order, counting up to ``limit`` solutions
     each (``limit=2`` proves uniqueness) within ``max_nodes`` nodes each. Never raises for a bad
     puzzle: its result says why. ``jobs``: threads (0 or None: one per core); ``client``: solve on
@@ -150,7 +152,7 @@ def solve_all(puzzles: Iterable, *, limit: int = 1, max_nodes: int | None = None
                       puzzles, jobs=jobs, flatten=True, client=client)
 
 
-def _solve_chunk(chunk: list, stop: threading.Event | None = None, **how) -> list[Result]:
+def _solve_chunk(chunk: list, stop: threading.Event | None = None, **how: Any) -> list[Result]:
     return solve_chunk(chunk, stop=stop, **how)
 
 
@@ -166,7 +168,7 @@ class Solved(NamedTuple):
     status: np.ndarray
 
 
-def solve_array(grid, *, limit: int = 1, jobs: int | None = 1, box=None) -> Solved:
+def solve_array(grid: Any, *, limit: int = 1, jobs: int | None = 1, box: Box = None) -> Solved:
     """Solve many puzzles of one size given as an array of values (``(n, N*N)``, 0 for blanks;
     :func:`sudoku.grid.read_array` reads a file of 81-character lines into one), counting up to
     ``limit`` solutions each, on ``jobs`` threads (0 or None: one per core); ``box``: the box shape
@@ -215,8 +217,9 @@ def solve_array(grid, *, limit: int = 1, jobs: int | None = 1, box=None) -> Solv
 
 
 def solve_chunk(puzzles: list, limit: int = 1, *, stop: threading.Event | None = None,
-                max_nodes: int | None = None, box=None, symbols: str | None = None, variant=None,
-                variants_each: list | None = None, strict: bool = False) -> list[Result]:
+                max_nodes: int | None = None, box: Box = None, symbols: str | None = None,
+                variant: Variant | None = None, variants_each: list | None = None,
+                strict: bool = False) -> list[Result]:
     """Results for a list of puzzles (any form :func:`parse` reads), one kernel call per size and
     variant. ``variants_each``: a variant per puzzle (for jigsaw and killer layouts read with each
     puzzle), else ``variant`` for all. When ``stop`` is set the puzzles not solved yet get status
@@ -265,7 +268,7 @@ def solve_chunk(puzzles: list, limit: int = 1, *, stop: threading.Event | None =
 
 
 def _solve_grid(grid: np.ndarray, limit: int, stop: threading.Event | None = None, max_nodes: int = UNLIMITED,
-                shape=None, symbols: str | None = None, rules=None) -> list[Result]:
+                shape: Shape | None = None, symbols: str | None = None, rules: Variant | None = None) -> list[Result]:
     """Solve the puzzles of one size and variant, one per row of ``grid``, in one kernel call."""
     shape = shape or Shape.of(grid.shape[1])
     answer = encode.batch(shape, rules).solve(
@@ -279,8 +282,8 @@ def _solve_grid(grid: np.ndarray, limit: int, stop: threading.Event | None = Non
             in enumerate(zip(solutions, counts, nodes, answer.status.tolist()))]
 
 
-def _failure(code: int, count: int, nodes: int, solution: str, values: np.ndarray, shape, symbols,
-             rules=None) -> Result:
+def _failure(code: int, count: int, nodes: int, solution: str, values: np.ndarray, shape: Shape, symbols: str | None,
+             rules: Variant | None = None) -> Result:
     if code == status.NO_SOLUTION:
         return Result(None, 0, NO_SOLUTION, nodes, None)
     if code == status.MAX_NODES:        # the count so far, and the first solution if one was found

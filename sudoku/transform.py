@@ -21,7 +21,8 @@ import numpy as np
 
 from dlx.checks import whole
 
-from .grid import PuzzleError, Shape, to_text
+from .grid import Box, Puzzle, PuzzleError, Shape, to_text
+from .variants import Variant, VariantLike
 
 
 class Transformation(NamedTuple):
@@ -36,7 +37,7 @@ class Transformation(NamedTuple):
         return self.relabel[values[..., self.cells]]
 
 
-def draw(shape, rng: np.random.Generator, variant=None) -> Transformation:
+def draw(shape: Shape | Box, rng: np.random.Generator, variant: Variant | None = None) -> Transformation:
     """A random transformation of grids of ``shape`` (a :class:`~sudoku.grid.Shape`, or a box as
     :meth:`Shape.boxed <sudoku.grid.Shape.boxed>` takes it) that keeps the rules of ``variant``,
     every one equally likely; a PuzzleError for a killer, which no transformation keeps."""
@@ -66,10 +67,12 @@ def draw(shape, rng: np.random.Generator, variant=None) -> Transformation:
 
 def _within(rng: np.random.Generator, groups: int, width: int) -> np.ndarray:
     """A permutation of ``groups * width`` lines that permutes the groups and the lines in each."""
-    return (rng.permutation(groups)[:, None] * width + np.array([rng.permutation(width) for _ in range(groups)])).ravel()
+    return (rng.permutation(groups)[:,
+                                    None] * width + np.array([rng.permutation(width) for _ in range(groups)])).ravel()
 
 
-def shuffle(puzzle, seed: int | None = None, *, box=None, symbols: str | None = None, variant=None) -> str:
+def shuffle(puzzle: Puzzle, seed: int | None = None, *, box: Box = None, symbols: str | None = None,
+            variant: VariantLike = None) -> str:
     """An equivalent puzzle (same number of solutions, as hard), as one line: ``puzzle`` relabelled
     and its rows, bands, columns and stacks permuted, perhaps transposed, all drawn from ``seed``
     (the same seed, the same result; None: a fresh draw). ``box``, ``symbols`` and ``variant`` as

@@ -18,18 +18,20 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeAlias
 
 import numpy as np
 
 from dlx.checks import whole
 
-from .grid import _IGNORED, PuzzleError, Shape, clashes, parse, twice_in
+from .grid import _IGNORED, Box, Puzzle, PuzzleError, Shape, clashes, parse, twice_in
 
 _UNIT_WORDS = {"d": "diagonal", "w": "window"}
 
 
-def _whole(value, name: str, minimum: int = 0) -> int:
+def _whole(value: object, name: str, minimum: int = 0) -> int:
     try:
         return whole(value, name, minimum)
     except ValueError as e:
@@ -75,7 +77,8 @@ class Variant:
                                   f"regions 0..{size - 1} of {size} cells each")
             set_(self, "regions", regions)
             cells = len(regions)
-        cages, seen = [], set()
+        cages: list = []
+        seen: set[int] = set()
         for k, cage in enumerate(self.cages):
             try:
                 total, members = cage
@@ -102,7 +105,7 @@ class Variant:
         """Whether the grid keeps its boxes (a jigsaw's regions replace them)."""
         return self.regions is None
 
-    def shape(self, cells: int, box=None) -> Shape:
+    def shape(self, cells: int, box: Box = None) -> Shape:
         """The shape of a puzzle of ``cells`` cells under these rules (a PuzzleError when it does
         not fit them: another layout's size, windows without square boxes)."""
         self.fits(cells)
@@ -125,7 +128,8 @@ class Variant:
         shape = shape or Shape.of(values.size, boxes=self.boxes)
         size = shape.size
         extra = self.units(shape)
-        units = [(f"{_UNIT_WORDS[name[0]]} {sum(n[0] == name[0] for n, _ in extra[:k]) + 1}", cells)
+        units: list[tuple[str, Sequence[int] | np.ndarray]] = [
+            (f"{_UNIT_WORDS[name[0]]} {sum(n[0] == name[0] for n, _ in extra[:k]) + 1}", cells)
                  for k, (name, cells) in enumerate(extra)]
         if self.regions is not None:
             regions = np.array(self.regions)
@@ -164,14 +168,15 @@ class Variant:
             for k in range(size):
                 if sorted(values[regions == k].tolist()) != list(range(1, size + 1)):
                     return f"region {k + 1} does not hold every value once"
-        for k, (total, cells) in enumerate(self.cages):
-            got = values[list(cells)].tolist()
+        for k, (total, members) in enumerate(self.cages):
+            got = values[list(members)].tolist()
             if len(set(got)) != len(got) or sum(got) != total:
                 return f"cage {k + 1} holds {got}, not different values adding up to {total}"
         return None
 
 
-def read(puzzle, *, box=None, symbols: str | None = None, variant=None) -> tuple[np.ndarray, Shape, Variant | None]:
+def read(puzzle: Puzzle, *, box: Box = None, symbols: str | None = None,
+         variant: VariantLike = None) -> tuple[np.ndarray, Shape, Variant | None]:
     """``(values, shape, rules)`` of one puzzle read under ``variant`` (a name or a
     :class:`Variant`): a PuzzleError when it cannot be read, does not fit the rules, or its givens
     clash."""
@@ -189,7 +194,12 @@ X = Variant(diagonals=True)
 WINDOKU = Variant(windows=True)
 
 
-def named(name: str | Variant | None) -> Variant | None:
+#: A variant as the functions take it: a :class:`Variant`, a name (``"x"``, ``"windoku"``,
+#: ``"hyper"``, ``"standard"``) or None (standard rules).
+VariantLike: TypeAlias = str | Variant | None
+
+
+def named(name: VariantLike) -> Variant | None:
     """A variant by name (``"x"``, ``"windoku"`` or ``"hyper"``, ``"standard"``), or as given."""
     if name is None or isinstance(name, Variant):
         return name
@@ -221,7 +231,7 @@ def jigsaw(regions: str) -> Variant:
     return Variant(regions=tuple(number[ch] for ch in labels), cells=len(labels))
 
 
-def killer(cages: str, sums) -> Variant:
+def killer(cages: str, sums: str | Mapping[str, int]) -> Variant:
     """Killer sudoku: ``cages`` is a grid of labels (one per cell; ``.`` for a cell in no cage) and
     ``sums`` each label's sum, as a mapping or as text ``"a=3 b=15 ..."``. The values of a cage
     differ and add up to its sum.

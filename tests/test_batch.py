@@ -101,7 +101,8 @@ def test_node_budget_and_bad_arguments():
         Batch(problems.queens(4), [10, 10])
     with pytest.raises(ProblemError, match="group sizes"):
         Batch(problems.queens(4), [0, 4])
-    with pytest.raises(ValueError, match=r"rows\[0, 0\] is 13, not a whole number from 0 to 12 \(the size of group 0\)"):
+    with pytest.raises(ValueError,
+                       match=r"rows\[0, 0\] is 13, not a whole number from 0 to 12 \(the size of group 0\)"):
         batch.solve(np.full((1, 12), 13, np.uint8))
     m = np.array([[1, 0], [0, 0], [0, 1]])
     with pytest.raises(ProblemError, match="option 1 has no primary item"):

@@ -1,17 +1,14 @@
 """The comparison's own machinery: its pure-Python rival is right, and a wrong, slow or broken
 solver is reported as such instead of being timed (bench/compare.py, bench/rivals.py)."""
-import sys
 import time
 
+import compare  # bench/ is on the tests' path (pytest's pythonpath setting)
 import pytest
-from hypothesis import given, settings
-from naive import brute_force
-from support import EXAMPLES, ROOT, small_problems
-
-sys.path.insert(0, str(ROOT / "bench"))
-import compare
 import rivals
 from dict_of_sets import solutions
+from hypothesis import given, settings
+from naive import brute_force
+from support import EXAMPLES, small_problems
 
 from dlx import problems
 
@@ -92,3 +89,16 @@ def test_start_up_past_its_budget_is_stopped_not_timed():
     warm, empty_cache = compare.startup_rows(plain, 1, budget=1e-6)   # no start-up is that quick
     assert warm.cells["dict of sets"].note == "> 1e-06 s"
     assert empty_cache.cells == {}  # nothing to compile: the row is for numba solvers
+
+
+@pytest.mark.slow
+def test_cross_check_agrees_with_miniexact():
+    """bench/cross_check.py: dlx's counts equal miniexact's on random XCC and MCC problems."""
+    pytest.importorskip("miniexact", reason="the bench extra installs miniexact")
+    import subprocess
+    import sys
+
+    from support import ROOT
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "cross_check.py"), "--problems", "200"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]

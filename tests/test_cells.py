@@ -182,7 +182,7 @@ def test_batch_answers_as_dlx_does(case):
     ec = ExactCover(options, primary=primary, secondary=secondary)
     try:
         by_dlx = Batch(ec, sizes).solve(np.array(rows, np.uint8).reshape(len(rows), len(sizes)), limit)
-    except Exception as e:             # a group holding an option without a primary item
+    except ValueError as e:            # a group holding an option without a primary item
         with pytest.raises(type(e)):
             Batch(ec, sizes, engine="cells")
         return
@@ -200,7 +200,7 @@ def test_batch_answers_as_dlx_does(case):
             continue
         given = {starts[j] + v - 1 for j, v in enumerate(row) if v}
 
-        def fits(cover):      # the answer names, per group, one of the cover's options, or none
+        def fits(cover, given=given, answer=answer):  # per group, one of the cover's options, or none
             return given <= set(cover) and all(
                 (starts[j] + v - 1 in cover) if v else not any(starts[j] <= k < starts[j + 1] for k in cover)
                 for j, v in enumerate(answer.tolist()))

@@ -79,8 +79,9 @@ def test_stdin_limit_and_stats_end_to_end():
     done = run_dlx("-", "--count", "--stats", stdin=text)
     assert done.returncode == 0, done.stderr
     assert done.stdout == "92\n"
-    assert messages(done.stderr) == (f"Altogether 92 solutions, 16680 updates, 1049 nodes, {stats_seconds(done.stderr)} "
-                           "seconds, engine dlx.\n")
+    seconds = stats_seconds(done.stderr)
+    assert messages(done.stderr) == (f"Altogether 92 solutions, 16680 updates, 1049 nodes, {seconds} seconds, "
+                                     "engine dlx.\n")
     first_two = run_dlx("-", "--limit", "2", stdin=text)
     assert first_two.returncode == 0
     solutions = [block.splitlines() for block in first_two.stdout.split("\n\n")]
@@ -187,7 +188,8 @@ def test_classics_by_name_are_counted_and_drawn(capsys):
     assert main(["pentominoes", "3x20", "--limit", "1"]) == 0
     box = capsys.readouterr().out.split()
     assert len(box) == 3 and all(len(row) == 20 for row in box)
-    assert sorted(set("".join(box))) == sorted("FILNPTUVWXYZ") and all("".join(box).count(p) == 5 for p in "FILNPTUVWXYZ")
+    pieces = "".join(box)
+    assert sorted(set(pieces)) == sorted("FILNPTUVWXYZ") and all(pieces.count(p) == 5 for p in "FILNPTUVWXYZ")
 
 
 def test_classics_in_json_and_knuths_format(capsys):

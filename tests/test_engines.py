@@ -21,8 +21,18 @@ from support import mcc_problems
 
 from dlx import ExactCover, engines, parallel
 from dlx.checks import UNLIMITED
-from dlx.engines.base import (CLEANSINGS, LEVEL, NODES, PHASE, SOLUTIONS, STOP, UPDATES, Prepared, StructureError,
-                              TraceRefused)
+from dlx.engines.base import (
+    CLEANSINGS,
+    LEVEL,
+    NODES,
+    PHASE,
+    SOLUTIONS,
+    STOP,
+    UPDATES,
+    Prepared,
+    StructureError,
+    TraceRefused,
+)
 from dlx.engines.batch import ENDLESS, Groups, Scratch, solve_rows
 from dlx.status import COMPLETE, INVALID, MAX_NODES, NO_SOLUTION, SOLVED, STOPPED
 

@@ -4,9 +4,9 @@ import string
 
 import numpy as np
 import pytest
-from support import EXAMPLES, links_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support import EXAMPLES, links_of
 
 import dlx
 from dlx import ExactCover, ProblemError, ProblemWarning, read_dlx, write_dlx

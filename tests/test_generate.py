@@ -1,6 +1,5 @@
 """Generating, disguising, rating and explaining puzzles: every claim checked against the rules."""
 import numpy as np
-
 import pytest
 from support import EXAMPLES, INKALA, INKALA_SOLUTION, SHARED_DATA, assert_solves, shared_lines
 
@@ -96,7 +95,8 @@ def test_the_command_and_the_api_share_their_defaults():
         sudoku.generate(seed=0, difficulty="diabolical", tries=1)
 
 
-@pytest.mark.parametrize("bad, message", [({"size": 25}, "the grid's side, 4 to 16"), ({"size": 5}, "5 is prime"), ({"size": 1}, "size"),
+@pytest.mark.parametrize("bad, message", [({"size": 25}, "the grid's side, 4 to 16"), ({"size": 5}, "5 is prime"),
+                                          ({"size": 1}, "size"),
                                           ({"clues": 82}, "81 cells"), ({"difficulty": "hardest"}, "levels are"),
                                           ({"seed": -1}, "seed must be a whole number of at least 0, not -1"),
                                           ({"seed": 1.5}, "seed must be a whole number")])
@@ -320,4 +320,5 @@ def test_explain_reads_standard_input(capsys, monkeypatch):
             self.buffer = __import__("io").BytesIO(text.encode())
     monkeypatch.setattr("sys.stdin", Stdin("# a comment\n1...|..3.|.4..|...2\n"))
     assert main(["explain", "-"]) == 0
-    assert capsys.readouterr().out.startswith("# a comment\n1. r1c4 can only be 4\n")     # kept, as every command keeps it
+    # the comment is kept, as every command keeps it
+    assert capsys.readouterr().out.startswith("# a comment\n1. r1c4 can only be 4\n")

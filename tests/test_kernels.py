@@ -107,4 +107,5 @@ def test_no_reference_count_inside_the_search_loop(module, engine, make):
                 todo.append(symbol)
         for symbol in called:
             assert not any(counts_references(text) for text in kernels[symbol].values()), \
-                f"{module.__name__}.search calls {symbol[:60]} in its loop (or a kernel it calls does), which counts references"
+                f"{module.__name__}.search calls {symbol[:60]} in its loop (or a kernel it calls does), " \
+                "which counts references"

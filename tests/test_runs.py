@@ -18,7 +18,6 @@ from dlx import Batch, ExactCover, SearchStats, Status, problems
 from dlx.engines import cells, dlx1
 from dlx.engines.base import NODES, PHASE
 
-
 #: The engines proper (not "auto", which is one of them): tests of what every engine must do.
 ENGINES = ["dlx", "cells"]
 

@@ -4,7 +4,6 @@ from itertools import islice
 from unittest import mock
 
 import numpy as np
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st

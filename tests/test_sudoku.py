@@ -4,14 +4,15 @@ import itertools
 
 import numpy as np
 import pytest
-from support import EXAMPLES, INKALA, assert_solves, shared_lines
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support import EXAMPLES, INKALA, assert_solves, shared_lines
 
 import sudoku
 from dlx import status as dlx_status
 from sudoku import PuzzleError, encode
 from sudoku.grid import SYMBOLS, parse, pretty, to_text
+
 
 def test_encoding_sizes():
     for n in (2, 3, 4, 5):
@@ -185,7 +186,8 @@ def test_parsing_what_people_paste():
     grid = pretty(line)
     rows = [line[i:i + 9] for i in range(0, 81, 9)]
     ints = [[int(c) if c != "." else 0 for c in row] for row in rows]
-    for form in (zeros, grid, "\n".join(rows), rows, ints, np.array(ints), [v for row in ints for v in row], f"  {line}\n"):
+    for form in (zeros, grid, "\n".join(rows), rows, ints, np.array(ints), [v for row in ints for v in row],
+                 f"  {line}\n"):
         assert (parse(form) == parse(line)).all()
         assert sudoku.solve(form) == sudoku.solve(line)
     assert to_text(parse(grid)) == line

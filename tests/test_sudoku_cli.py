@@ -36,7 +36,8 @@ def test_mixed_batch_keeps_every_line(capsys):
     assert_solves(MIXED[8], lines[8])
     assert messages(err).splitlines() == [
         "sudoku: line 3: no solution",
-        "sudoku: line 4: wrong length: 80 cells; a puzzle has N*N (16 for 4x4, 36 for 6x6, 81 for 9x9, 256 for 16x16, ...)",
+        "sudoku: line 4: wrong length: 80 cells; a puzzle has N*N "
+        "(16 for 4x4, 36 for 6x6, 81 for 9x9, 256 for 16x16, ...)",
         "sudoku: line 5: digit 5 twice in row 1",
         "sudoku: line 6: bad character 'x' at position 81 (row 9, column 9)",
     ]

@@ -3,7 +3,6 @@ the set-based reference takes it."""
 from unittest import mock
 
 import numpy as np
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -19,7 +18,7 @@ def replay(events) -> list[tuple[int, ...]]:
     SOLUTION event comes."""
     tried: dict[int, int] = {}
     found = []
-    for kind, level, a, b in np.asarray(events).tolist():
+    for kind, level, a, _ in np.asarray(events).tolist():
         if kind == TRY:
             tried[level] = a
         elif kind == SOLUTION:

@@ -180,7 +180,8 @@ def test_symbols_read_and_written(capsys):
 
 
 def test_sizes_without_boxes_and_bad_layouts():
-    with pytest.raises(PuzzleError, match=r"a 5x5 grid has no boxes \(5 is prime; a jigsaw's regions can replace them\)"):
+    with pytest.raises(PuzzleError,
+                       match=r"a 5x5 grid has no boxes \(5 is prime; a jigsaw's regions can replace them\)"):
         sudoku.solve("." * 25)
     with pytest.raises(PuzzleError, match="regions: 'A' has 10 cells, not 9"):
         sudoku.jigsaw("A" * 10 + "B" * 8 + "".join(ch * 9 for ch in "CDEFGHI"))

@@ -22,8 +22,10 @@ class Family(Protocol):
     """What a name stands for: the engine that searches a given problem."""
 
     name: str
-    #: Every engine the name may stand for.
-    machines: tuple[Engine, ...]
+
+    @property
+    def machines(self) -> tuple[Engine, ...]:
+        """Every engine the name may stand for."""
 
     def for_problem(self, problem: Options) -> Engine: ...
 

@@ -102,7 +102,10 @@ class Engine(Protocol):
     """The contract of an engine (what ``dlx.engines.ENGINES`` resolves to). An engine is a module
     of :mod:`dlx.engines` holding its structure, its search machine, its batch kernel (built on
     :mod:`.batch`) and its check, and a class with these methods; one line in the registry names it.
-    A test file (tests/test_engines.py) runs the whole contract over every engine there is."""
+    A test file (tests/test_engines.py) runs the whole contract over every engine there is.
+
+    A structure and a machine are each engine's own types (a :class:`Machine`, or one with its
+    ``choice``, ``state`` and ``first_tweak``): typed Any here, so an engine can name its own."""
 
     name: str
     #: Whether :meth:`advance` records a trace (else it raises :class:`TraceRefused` for one).
@@ -124,10 +127,10 @@ class Engine(Protocol):
     def restore(self, structure, pristine) -> None:
         """Make ``structure`` as built again by copying ``pristine`` over it."""
 
-    def start(self, structure) -> Machine:
+    def start(self, structure) -> Any:
         """A machine for a new run on ``structure``."""
 
-    def advance(self, structure, machine: Machine, want: int, max_nodes: int, work: int,
+    def advance(self, structure, machine: Any, want: int, max_nodes: int, work: int,
                 out: np.ndarray, ends: np.ndarray, *, early: bool = False,
                 trace: np.ndarray | None = None) -> int:
         """Run until ``want`` more solutions, the end, ``max_nodes`` nodes in all, a stop request or
@@ -136,19 +139,19 @@ class Engine(Protocol):
         when no level has an option left: the caller unwinds or restores. ``trace``: a buffer for
         the steps (see :mod:`dlx.tracing`), or :class:`TraceRefused`."""
 
-    def unwind(self, structure, machine: Machine) -> None:
+    def unwind(self, structure, machine: Any) -> None:
         """Take back whatever the run still has applied; the structure is as built again."""
 
-    def untried(self, structure, machine: Machine, level: int, pristine) -> list[int]:
+    def untried(self, structure, machine: Any, level: int, pristine) -> list[int]:
         """The choice values a paused run has yet to try at ``level`` (below its current one), in
         the order it would try them: each, forced after ``choice[:level]``, is a piece of the rest
         of the run (see :mod:`dlx.parallel`). ``pristine``: the structure as built. A value the
         run would not reach may be listed (its piece finds nothing); none it would is left out."""
 
-    def applied(self, structure, machine: Machine) -> list[int]:
+    def applied(self, structure, machine: Any) -> list[int]:
         """The options (numbers) a paused run has applied, in level order."""
 
-    def check(self, options: Options, structure, machine: Machine | None = None) -> None:
+    def check(self, options: Options, structure, machine: Any = None) -> None:
         """Raise :class:`StructureError` unless ``structure`` is exactly what ``options`` give at
         the point where ``machine`` (None: no run) has paused. Cost: linear in the size of the
         problem (Python; for tests)."""
@@ -265,9 +268,10 @@ class Prepared:
 def _interrupted(error: BaseException) -> bool:
     """Whether ``error`` was caused, at any depth, by a KeyboardInterrupt."""
     seen = set()
-    while error is not None and id(error) not in seen:
-        if isinstance(error, KeyboardInterrupt):
+    cause: BaseException | None = error
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, KeyboardInterrupt):
             return True
-        seen.add(id(error))
-        error = error.__cause__ or error.__context__
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
     return False

@@ -41,8 +41,26 @@ from numba import njit
 
 from .. import status as st
 from . import batch
-from .base import (CLEANSINGS, FLOOR, LEAVE, LEVEL, NODES, PHASE, POLL, STATE_SIZE, STEP, STOP, UPDATES, Options,
-                   StructureError, ceiling_of, refuse_trace, resumable, settle, warm_up)
+from .base import (
+    CLEANSINGS,
+    FLOOR,
+    LEAVE,
+    LEVEL,
+    NODES,
+    PHASE,
+    POLL,
+    STATE_SIZE,
+    STEP,
+    STOP,
+    UPDATES,
+    Options,
+    StructureError,
+    ceiling_of,
+    refuse_trace,
+    resumable,
+    settle,
+    warm_up,
+)
 from .batch import FIRST, MORE, NEW_ROW, NO_NODE, ROW, STAGE
 
 FORWARD, ADVANCE, NEXT, BACKUP = 0, 1, 2, 3
@@ -618,7 +636,7 @@ def first_nodes(option_start: np.ndarray) -> np.ndarray:
     return (2 * (1 + option_start[:-1] + np.arange(n_options))).astype(np.uint32)
 
 
-def check(C: CellStructure, problem: Options, applied_options=()) -> None:
+def check(C: CellStructure, problem: Options, applied_options = ()) -> None:
     """Raise :class:`StructureError` unless the sets are exactly what ``problem`` gives with
     ``applied_options`` (numbers) chosen, as sets (the order within a set dances): SSXC1's
     ``sanity()`` (``pos`` inverts ``item``, ``loc`` inverts ``set``), made exact. The active
@@ -735,7 +753,7 @@ class Cells:
     def unwind(self, structure, machine) -> None:
         unwind(structure, machine.state)
 
-    def untried(self, structure, machine, level: int, pristine=None) -> list[int]:
+    def untried(self, structure, machine, level: int, pristine = None) -> list[int]:
         """The nodes a paused run has yet to try at ``level``: those after its choice in the chosen
         item's set (frozen while the item is inactive)."""
         y = int(machine.choice[level])
@@ -745,7 +763,7 @@ class Cells:
     def applied(self, structure, machine) -> list[int]:
         return applied(structure, machine.choice, machine.state)
 
-    def check(self, options: Options, structure, machine=None) -> None:
+    def check(self, options: Options, structure, machine = None) -> None:
         done = [] if machine is None else self.applied(structure, machine)
         check(structure, options, done)
 

@@ -22,8 +22,25 @@ from numba import njit
 
 from .. import status as st
 from . import batch, links
-from .base import (FLOOR, LEAVE, LEVEL, NODES, PHASE, POLL, SOLUTIONS, STATE_SIZE, STEP, STOP, UPDATES, Machine,
-                   Options, ceiling_of, resumable, settle, warm_up)
+from .base import (
+    FLOOR,
+    LEAVE,
+    LEVEL,
+    NODES,
+    PHASE,
+    POLL,
+    SOLUTIONS,
+    STATE_SIZE,
+    STEP,
+    STOP,
+    UPDATES,
+    Machine,
+    Options,
+    ceiling_of,
+    resumable,
+    settle,
+    warm_up,
+)
 from .batch import CHOSEN, FIRST, MORE, NEW_ROW, NO_NODE, ROW, STAGE
 from .links import COVERED, ZERO, Links, cover, cover_others, deselect, option_of, select, uncover, uncover_others
 
@@ -530,7 +547,7 @@ class DLX1:
     def unwind(self, structure, machine) -> None:
         unwind(structure, machine.choice, machine.state)
 
-    def untried(self, structure, machine, level: int, pristine=None) -> list[int]:
+    def untried(self, structure, machine, level: int, pristine = None) -> list[int]:
         """The nodes a paused run has yet to try at ``level``: those below its choice on the list."""
         x = int(machine.choice[level])
         header, dlink = int(structure.top[x]), structure.dlink

@@ -46,8 +46,27 @@ from numba import njit
 
 from .. import status as st
 from . import batch, links
-from .base import (CLEANSINGS, FLOOR, LEAVE, LEVEL, NODES, PHASE, POLL, STATE_SIZE, STEP, STOP, UPDATES, Machine,
-                   Options, StructureError, ceiling_of, refuse_trace, resumable, settle, warm_up)
+from .base import (
+    CLEANSINGS,
+    FLOOR,
+    LEAVE,
+    LEVEL,
+    NODES,
+    PHASE,
+    POLL,
+    STATE_SIZE,
+    STEP,
+    STOP,
+    UPDATES,
+    Machine,
+    Options,
+    StructureError,
+    ceiling_of,
+    refuse_trace,
+    resumable,
+    settle,
+    warm_up,
+)
 from .batch import CHOSEN, FIRST, MORE, NEW_ROW, NO_NODE, ROW, STAGE
 from .links import ONE, SPACER, ZERO, option_of
 
@@ -276,7 +295,8 @@ def untweak(c, x, L, unblock):
         ulink[rr] = qq
         k += 1
         if unblock:
-            unhide(rr, top, ulink, dlink, length)     # the nodes of one option lie in different lists: any order will do
+            unhide(rr, top, ulink, dlink,
+                   length)     # the nodes of one option lie in different lists: any order will do
         qq = rr
         rr = dlink[rr]
     ulink[rr] = qq
@@ -707,7 +727,8 @@ def check(problem: Options, L: MLinks, machine: Machine | None = None) -> None:
     if not ((L.colour == built.colour).all() and (L.slack == built.slack).all()):
         raise StructureError("colour or slack changed")
     for root, first in ((0, 1), (n + 1, int(L.n1) + 1)):
-        seen, i = [], int(L.rlink[root])
+        seen: list[int] = []
+        i = int(L.rlink[root])
         while i != root:
             if L.rlink[L.llink[i]] != i:
                 raise StructureError(f"item list broken at item {i}")
@@ -735,6 +756,7 @@ def check(problem: Options, L: MLinks, machine: Machine | None = None) -> None:
                 raise StructureError(f"length of item {i} is {L.length[i]}, not {count}")
     after = copy(L)
     if machine is not None:
+        assert machine.first_tweak is not None, "a DLX3 machine keeps first_tweak"
         m = Machine(machine.choice.copy(), machine.state.copy(), machine.first_tweak.copy())
         unwind(after, m.choice, m.first_tweak, m.state)
     for field in ("llink", "rlink", "length", "top", "ulink", "dlink", "bound"):

@@ -55,7 +55,8 @@ class Links(NamedTuple):
 def build(option_start: np.ndarray, option_items: np.ndarray, n_items: int, n_primary: int) -> Links:
     """The links of a problem given in CSR form (0-based item ids, options without a primary item
     already emptied), fresh. Cost: linear in the size of the problem."""
-    return Links(*_build(option_start, option_items, n_items, n_primary), np.uint32(n_primary))
+    llink, rlink, length, top, ulink, dlink = _build(option_start, option_items, n_items, n_primary)
+    return Links(llink, rlink, length, top, ulink, dlink, np.uint32(n_primary))
 
 
 def first_nodes(option_start: np.ndarray, n_items: int) -> np.ndarray:
@@ -282,7 +283,7 @@ def deselect(x, L):
         uncover(top[p], L)
 
 
-def check(links: Links, option_start: np.ndarray, option_items: np.ndarray, applied=()) -> None:
+def check(links: Links, option_start: np.ndarray, option_items: np.ndarray, applied = ()) -> None:
     """Raise :class:`StructureError` unless ``links`` are exactly what the options, with the options
     ``applied`` (numbers) covered, must give: Knuth's ``sanity()``, made exact, valid at any
     paused point of a search.
@@ -295,8 +296,8 @@ def check(links: Links, option_start: np.ndarray, option_items: np.ndarray, appl
     so the check after a search is closed (``applied=()``) covers them. Cost: linear in the size of
     the problem (Python; for tests).
     """
-    llink, rlink, length, top, ulink, dlink, n1 = links
-    n1 = int(n1)
+    llink, rlink, length, top, ulink, dlink, _ = links
+    n1 = int(links.n1)
     n = llink.size - 2
     options = [option_items[option_start[k]:option_start[k + 1]].tolist()
                for k in range(option_start.size - 1)]
@@ -340,6 +341,6 @@ def check(links: Links, option_start: np.ndarray, option_items: np.ndarray, appl
                 raise StructureError(f"list of item {i} broken at node {a}")
         if length[i] != len(columns[i]):
             raise StructureError(f"length of item {i} is {length[i]}, not {len(columns[i])}")
-        empty += i <= n1 and not columns[i]
+        empty += int(i <= n1 and not columns[i])
     if length[0] != empty:
         raise StructureError(f"length[0] is {length[0]}, but {empty} active primary items have no options")
