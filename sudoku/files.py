@@ -125,10 +125,10 @@ def read_lines(lines: Iterable[str], *, size: int | None = None,
     entries without a puzzle, so output can line up with input.
 
     A line of 16 cells is a whole 4x4 puzzle, unless ``size`` is 16 or its cells stand apart as
-    :func:`sudoku.grid.pretty` writes them: then it is the first row of a 16x16 grid (and when no grid follows,
-    each line is read as a 4x4 puzzle after all); so for 36 cells (6x6 or a row of 36x36). ``size``
-    (the N of an N x N grid) says which lines
-    are rows where the length alone does not.
+    :func:`sudoku.grid.pretty` writes them: then it is the first row of a 16x16 grid (and when no
+    grid follows, each line is read as a 4x4 puzzle after all); so for 36 cells (6x6 or a row of
+    36x36). ``size`` (the N of an N x N grid) says which lines are rows where the length alone does
+    not.
 
     Rows become a grid only when they make a whole one. A row that does not is an error of its
     own, under its own number, and the line that broke the grid off is read afresh: a short line
@@ -137,10 +137,13 @@ def read_lines(lines: Iterable[str], *, size: int | None = None,
     whether another line comes soon (within :data:`GRID_PAUSE` from a stream): when none does, a
     grid begun ends there, so a program that writes one line and waits gets its answer.
 
-    >>> [e.puzzle for e in read_lines(["# two puzzles", "1...|..3.|.4..|...2", "1 . | . .",
-    ...                                ". . | 3 .", "----+----", ". 4 | . .", ". . | . 2"])]
+    >>> entries = read_lines(["# two puzzles", "1...|..3.|.4..|...2", "1 . | . .", ". . | 3 .",
+    ...                       "----+----", ". 4 | . .", ". . | . 2"])
+    >>> puzzles = [e.puzzle for e in entries]
+    >>> puzzles
     [None, '1...|..3.|.4..|...2', '1 . | . .\\n. . | 3 .\\n----+----\\n. 4 | . .\\n. . | . 2']
-    >>> [(e.line, e.puzzle, e.error and e.error.reason) for e in read_lines(["....", "1...|..3.|.4..|...2"])]
+    >>> found = [(e.line, e.puzzle, e.error and e.error.reason) for e in read_lines(["....", "1...|..3.|.4..|...2"])]
+    >>> found
     [(1, None, 'wrong length: 4 cells; a puzzle has N*N (16 for 4x4, ...)'), (2, '1...|..3.|.4..|...2', None)]
     """
     grid: list[tuple[int, str, int]] = []     # (line, text, cells) of the grid being assembled

@@ -1,4 +1,5 @@
-"""The README's shell examples run as shown: each `$ command` line and the output under it."""
+"""The shell examples of the README and of docs/ run as shown: each `$ command` line and the
+output under it. (Their Python examples run as doctests: pytest's --doctest-glob.)"""
 import doctest
 import os
 import re
@@ -9,13 +10,17 @@ import pytest
 from support import ROOT, messages
 
 
+#: The pages whose examples run: the README and every page of docs/.
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+
+
 def shell_examples():
-    text = (ROOT / "README.md").read_text()
     examples = []
-    for block in re.findall(r"```sh\n(.*?)```", text, re.DOTALL):
-        for chunk in re.split(r"^\$ ", block, flags=re.MULTILINE)[1:]:
-            command, _, output = chunk.partition("\n")
-            examples.append(pytest.param(command, output, id=command))
+    for page in PAGES:
+        for block in re.findall(r"```sh\n(.*?)```", page.read_text(), re.DOTALL):
+            for chunk in re.split(r"^\$ ", block, flags=re.MULTILINE)[1:]:
+                command, _, output = chunk.partition("\n")
+                examples.append(pytest.param(command, output, id=f"{page.name}: {command}"))
     return examples
 
 
@@ -32,7 +37,6 @@ def test_readme_shell_example(command, output):
 
 
 def test_every_shell_example_is_collected():
-    text = (ROOT / "README.md").read_text()
-    blocks = re.findall(r"```sh\n(.*?)```", text, re.DOTALL)
+    blocks = [b for page in PAGES for b in re.findall(r"```sh\n(.*?)```", page.read_text(), re.DOTALL)]
     prompts = sum(line.startswith("$ ") for block in blocks for line in block.splitlines())
     assert len(shell_examples()) == prompts and prompts > 0

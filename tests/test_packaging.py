@@ -1,0 +1,66 @@
+"""What a user gets: an sdist that carries what its tests need, a wheel with its licence and type
+markers, and documentation that builds without a broken link or a missing reference."""
+import subprocess
+import sys
+import tarfile
+import zipfile
+
+import pytest
+from support import ROOT
+
+#: What the sdist's tests need besides the packages: their helpers, the samples, the pages and
+#: the bench scripts they execute or import.
+SDIST_NEEDS = ["tests/conftest.py", "tests/naive.py", "tests/support.py", "tests/test_formats.py",
+               "examples/top20.txt", "examples/queens8.dlx", "README.md", "LICENSE", "CHANGELOG.md",
+               "docs/index.md", "mkdocs.yml", "bench/compare.py", "bench/rivals.py", "pyproject.toml",
+               "dlx/py.typed", "sudoku/py.typed"]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """The sdist and the wheel built from it, as ``python -m build`` makes them."""
+    pytest.importorskip("build", reason="the test extra installs build")
+    out = tmp_path_factory.mktemp("dist")
+    done = subprocess.run([sys.executable, "-m", "build", "--no-isolation", "--outdir", str(out), str(ROOT)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    (sdist,), (wheel,) = out.glob("*.tar.gz"), out.glob("*.whl")
+    return sdist, wheel
+
+
+def test_the_sdist_carries_what_its_tests_need(built, tmp_path):
+    sdist, _ = built
+    with tarfile.open(sdist) as archive:
+        names = archive.getnames()
+        top = names[0].split("/")[0]
+        missing = [need for need in SDIST_NEEDS if f"{top}/{need}" not in names]
+        assert not missing, f"the sdist lacks {missing}"
+        assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")]
+        archive.extractall(tmp_path, filter="data")
+    unpacked = tmp_path / top
+    # every test module of the sdist imports (a missing helper fails here), and one file runs
+    collected = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+                                "tests"], cwd=unpacked, capture_output=True, text=True)
+    assert collected.returncode == 0, collected.stdout[-3000:] + collected.stderr[-3000:]
+    ran = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_formats.py"],
+                         cwd=unpacked, capture_output=True, text=True)
+    assert ran.returncode == 0, ran.stdout[-3000:] + ran.stderr[-3000:]
+
+
+def test_the_wheel_carries_the_licence_and_the_type_markers(built):
+    _, wheel = built
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
+    assert "dlx/py.typed" in names and "sudoku/py.typed" in names
+    assert not [n for n in names if n.startswith(("tests/", "bench/", "docs/"))]
+
+
+def test_the_docs_build_strictly(tmp_path):
+    """MkDocs with ``--strict``: a broken link, a missing page or an unresolved API reference fails."""
+    pytest.importorskip("mkdocs", reason="the docs extra installs MkDocs")
+    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site"),
+                           "--config-file", str(ROOT / "mkdocs.yml")], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert (tmp_path / "site" / "reference" / "dlx" / "index.html").is_file()
+    assert "ExactCover" in (tmp_path / "site" / "reference" / "dlx" / "index.html").read_text()
