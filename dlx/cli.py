@@ -73,15 +73,26 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             print(f"dlx: error: {args.file}: --engine {args.engine}: {e}", file=sys.stderr)
             return ERROR
         if isinstance(run, Search):
-            # the progress line shares the terminal only with a count, never with solutions
-            quiet = args.trace or (_is_terminal(sys.stdout) and not args.count and shown is None)
-            with run, _Progress(lambda: run.stats, enabled=not quiet and _is_terminal(sys.stderr)):
+            search = run
+
+            def progress() -> _Progress:
+                return _Progress(lambda: search.stats, enabled=not args.trace and _is_terminal(sys.stderr))
+
+            # the progress line is erased before anything goes to a terminal: it never shares a
+            # line with a count or a solution
+            with run:
                 if args.count:
-                    print(run.count())
-                else:
+                    with progress():
+                        found = run.count()
+                    print(found)
+                elif _is_terminal(sys.stdout):
                     print_solutions(problem, itertools.islice(run, shown), args.format, draw, printed)
-                    found = printed[0] + (run.count() if shown is not None else 0)
-                    _summary(found, printed[0])
+                    with progress():
+                        rest = run.count() if shown is not None else 0
+                    _summary(printed[0] + rest, printed[0])
+                else:
+                    with progress():
+                        print_solutions(problem, run, args.format, draw, printed)
                 sys.stdout.flush()
             stats = run.stats
     except BrokenPipeError:
