@@ -9,7 +9,6 @@ import sys
 import pytest
 from support import ROOT, messages
 
-
 #: The pages whose examples run: the README and every page of docs/.
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 
