@@ -246,6 +246,12 @@ def test_every_subcommand_says_what_it_does_with_an_example_and_exit_statuses(ca
         assert "example" in text.lower() and "Exit status" in text, command
         if command in ("solve", "count"):
             assert "0 for one per core (default: 1)" in text
+    for command in ([], ["solve"], ["explain"], ["shuffle"]):       # examples stay whole lines
+        with pytest.raises(SystemExit):
+            main([*command, "--help"])
+        lines = capsys.readouterr().out.splitlines()
+        example = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+        assert any(line.strip().startswith("sudoku ") and line.strip().endswith(example) for line in lines), command
 
 
 def test_read_puzzles_reads_what_the_command_reads(tmp_path):
