@@ -8,7 +8,7 @@ import pytest
 from numba import njit
 
 from dlx import problems
-from dlx.engines import cells, dlx1, dlx3
+from dlx.engines import cells, compact, dlx1, dlx3
 
 #: engine module, the engine name that runs it, a problem it runs (its search compiled for those types)
 RUNS = [
@@ -17,6 +17,8 @@ RUNS = [
     (dlx3, "dlx", lambda: problems.graceful([(0, 1), (1, 2)])),
     (cells, "cells", lambda: problems.langford(4)),
     (cells, "cells", lambda: problems.graceful([(0, 1), (1, 2)])),
+    (compact, "compact", lambda: problems.queens(5)),
+    (compact, "compact", lambda: problems.graceful([(0, 1), (1, 2)])),
 ]
 
 
@@ -84,7 +86,8 @@ def test_the_cycle_finder_sees_a_loop_and_a_straight_line():
 
 
 @pytest.mark.parametrize("module, engine, make", RUNS,
-                         ids=["dlx1", "dlx3 bounds", "dlx3 colours", "cells", "cells colours"])
+                         ids=["dlx1", "dlx3 bounds", "dlx3 colours", "cells", "cells colours", "compact",
+                              "compact colours"])
 def test_no_reference_count_inside_the_search_loop(module, engine, make):
     problem = make()
     problem.count(engine=engine)            # compiles (or loads) the search for these types

@@ -14,6 +14,7 @@ from typing import Protocol
 
 from .base import Engine, Machine, Options, Prepared
 from .cells import Cells
+from .compact import CompactEngine
 from .dlx1 import DLX1
 from .dlx3 import DLX3
 
@@ -77,7 +78,7 @@ class Auto:
 
 
 #: Every engine there is, by the name the API and the commands take.
-ENGINES: dict[str, Family] = {"auto": Auto(), "dlx": DancingLinks(), "cells": Cells()}
+ENGINES: dict[str, Family] = {"auto": Auto(), "dlx": DancingLinks(), "cells": Cells(), "compact": CompactEngine()}
 DEFAULT = "auto"
 
 

@@ -1,0 +1,738 @@
+"""The compact engine: Algorithm X for small problems, each item's live options one machine word.
+
+Nothing is linked or counted. Item ``i`` keeps ``mask[i]``, a word with bit ``b`` set while the
+``b``-th option of its list (in option order) is live, so its number of live options is a popcount
+and its live options are its set bits. Taking an option covers its items; covering an item blocks
+each of its live options, and blocking option ``p`` clears ``p``'s bit in the word of every item
+of ``p`` (``opt_bit`` holds that bit per entry, beside ``opt_items``). While an option is taken its
+own primary items carry ``SPARE`` too, so that none reads as empty on the way; a covered primary
+item's word becomes ``ALL`` (every bit: more than any item's options, so a least popcount over the primary
+items is an uncovered item's). A secondary item's word carries the top bit, ``SPARE``, while it is
+uncovered, so it never reads as empty and is never chosen.
+
+There is no undo. A level that branches (its item has two live options or more) saves the words
+of every item, a few hundred bytes for a sudoku, onto ``stack`` before its first try, and copies
+them back before the next; a forced level (one live option) saves nothing, and backing up through a
+chain of forced levels costs nothing until the level that branched, whose copy puts back all of
+them at once. A batch row is put back by copying the words as built.
+
+Colours: covering a secondary item with colour ``c`` blocks only its options of another colour (or
+none) and clears its ``SPARE`` bit, so its word keeps the options of colour ``c``; an option of that
+colour, taken later, is live, so it finds the item covered and leaves it alone.
+
+The static arrays: ``opt_start``/``opt_items``/``opt_bit`` (with ``opt_clr``, each entry's colour),
+the items of each option; ``item_start``/``item_opts`` (with ``item_clr``), the options of each
+item in option order. Item and option ids are 16-bit, so a 9x9 sudoku's whole structure (2,916
+entries each way, 324 words) sits in a few kilobytes of cache.
+
+The choices are DLX1's (and DLX2's): the uncovered primary item with the fewest live options, the
+first in item order on ties; its live options in option order. So solutions come in DLX1's order
+and ``nodes`` equals DLX1's count: a node per level entered, dead ends and solutions included.
+``updates`` are this engine's own: one per item covered plus one per option blocked. A level whose
+try left a primary item without live options is a dead end found without a scan.
+
+Limits: at most 65,536 items and 65,536 options (16-bit ids), at most 63 options on one item (one
+64-bit word; the word is 8, 16, 32 or 64 bits, the narrowest that holds the longest item and
+``SPARE``), no multiplicities (bounds other than 1: the dlx engine takes them), no traces.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from llvmlite import ir
+from numba import njit
+from numba.core import types
+from numba.extending import intrinsic, overload
+
+from .. import status as st
+from . import batch
+from .base import (
+    FLOOR,
+    LEAVE,
+    LEVEL,
+    NODES,
+    PHASE,
+    POLL,
+    STATE_SIZE,
+    STEP,
+    STOP,
+    UPDATES,
+    Options,
+    StructureError,
+    ceiling_of,
+    refuse_trace,
+    resumable,
+    settle,
+    warm_up,
+)
+from .batch import FIRST, MORE, NEW_ROW, NO_NODE, ROW, STAGE
+
+FORWARD, ADVANCE, RECOVER, BACKUP = 0, 1, 2, 3
+assert BACKUP == LEAVE
+#: One more slot of a compact machine's ``state``: a request for a larger save stack (the kernel
+#: returns with it set; the engine grows the stack and calls again).
+GROW = STATE_SIZE
+COMPACT_STATE_SIZE = STATE_SIZE + 1
+
+MAX_IDS = 1 << 16
+MAX_PER_ITEM = 63
+WORDS = (np.uint8, np.uint16, np.uint32, np.uint64)
+ONE = np.uint32(1)
+#: ``saved[level]`` of a forced level: it saved nothing.
+FORCED = -1
+#: The save stack starts with room for this many branching levels (at most what the deepest
+#: search can need, at least ``STACK_START`` bytes) and doubles when a search needs more.
+STACK_LEVELS = 16
+STACK_START = 1 << 16
+
+
+def popcount(x):
+    """The number of bits set in the integer ``x`` (in a kernel: one instruction)."""
+    return bin(int(x)).count("1")
+
+
+def lowest_bit(x):
+    """The index of the lowest bit set in ``x`` (which must not be 0), as a uint32 (in a kernel:
+    one instruction)."""
+    return np.uint32((int(x) & -int(x)).bit_length() - 1)
+
+
+@intrinsic
+def _ctpop(typingctx, x):
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return x(x), codegen
+
+
+@intrinsic
+def _cttz(typingctx, x):
+    def codegen(context, builder, signature, args):
+        index = builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+        width = args[0].type.width
+        if width < 32:
+            return builder.zext(index, ir.IntType(32))
+        return builder.trunc(index, ir.IntType(32)) if width > 32 else index
+    return types.uint32(x), codegen
+
+
+@overload(popcount)
+def _popcount(x):
+    if isinstance(x, types.Integer):
+        return lambda x: _ctpop(x)
+    return None
+
+
+@overload(lowest_bit)
+def _lowest_bit(x):
+    if isinstance(x, types.Integer):
+        return lambda x: _cttz(x)
+    return None
+
+
+class Compact(NamedTuple):
+    """The words of one problem and its static CSR arrays (shared by copies)."""
+
+    mask: np.ndarray          # word per item: its live options (``ALL`` once covered, primary);
+                              # then the words of ``single``
+    opt_start: np.ndarray     # uint32, options + 1
+    opt_items: np.ndarray     # uint16 per entry
+    opt_bit: np.ndarray       # word per entry: the option's bit in that item's word
+    opt_clr: np.ndarray       # int32 per entry (empty without colours)
+    item_start: np.ndarray    # uint32, items + 1
+    item_opts: np.ndarray     # uint16 per entry, in option order within an item
+    item_clr: np.ndarray      # int32 per entry (empty without colours)
+    origin: np.ndarray        # ``mask`` as built
+    n1: np.uint32             # primary items (items ``0..n1-1``)
+    every: np.integer         # a word with every bit set (``ALL``)
+    spare: np.integer         # a word with the top bit set (``SPARE``)
+    n_items: np.uint32        # items: ``mask[n_items:]`` is the bitset ``single``
+    shift: np.uint32          # log2 of the bits in a word
+
+
+class CompactMachine:
+    """A run's state: ``choice[level]`` (the position in ``item_opts`` of the option tried at each
+    level), ``itm[level]`` (the level's item), ``saved[level]`` (where the level's saved words start
+    in ``stack``, or ``FORCED``) and the shared ``state`` (plus ``GROW``). Every level covers a
+    primary item, so ``n1 + 1`` levels suffice."""
+
+    first_tweak = None
+
+    def __init__(self, structure: Compact) -> None:
+        depth = int(structure.n1) + 1
+        n_items = structure.mask.size
+        self.choice = np.zeros(depth, np.uint32)
+        self.itm = np.zeros(depth, np.uint32)
+        self.saved = np.full(depth, FORCED, np.int64)
+        self.state = np.zeros(COMPACT_STATE_SIZE, np.int64)
+        levels = min(depth, max(STACK_LEVELS, STACK_START // max(n_items * structure.mask.itemsize, 1)))
+        self.stack = np.zeros(max(levels * n_items, 1), structure.mask.dtype)
+
+    def grow(self) -> None:
+        """Double the save stack, keeping what it holds."""
+        bigger = np.zeros(2 * self.stack.size, self.stack.dtype)
+        bigger[:self.stack.size] = self.stack
+        self.stack = bigger
+        self.state[GROW] = 0
+
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        return self.choice, self.itm, self.saved, self.stack, self.state
+
+
+def limits(options: Options) -> str | None:
+    """Why ``options`` is too large for this engine (None: it fits)."""
+    per_item = int(np.bincount(options.items, minlength=options.n_items).max(initial=0))
+    if options.n_items > MAX_IDS or options.n_options > MAX_IDS or per_item > MAX_PER_ITEM:
+        return (f"the compact engine takes at most {MAX_IDS:,} items, {MAX_IDS:,} options and "
+                f"{MAX_PER_ITEM} options on one item (this problem: {options.n_items:,} items, "
+                f"{options.n_options:,} options, {per_item:,} on one item): the dlx engine takes it")
+    return None
+
+
+def word_for(per_item: int) -> type:
+    """The narrowest word that holds ``per_item`` options and ``SPARE``."""
+    return next(w for w in WORDS if np.dtype(w).itemsize * 8 > per_item)
+
+
+def build(options: Options) -> Compact:
+    """The words and CSR arrays of ``options`` (which must fit :func:`limits`). Cost: linear in
+    the size of the problem."""
+    n_items, n1 = options.n_items, options.n_primary
+    counts = np.bincount(options.items, minlength=n_items)
+    word = word_for(int(counts.max(initial=0)))
+    bits = np.dtype(word).itemsize * 8
+    coloured = options.colours is not None
+    opt_clr = options.colours.astype(np.int32) if coloured else np.zeros(0, np.int32)
+    owners = np.repeat(np.arange(options.n_options, dtype=np.int64), np.diff(options.start))
+    by_item = np.argsort(options.items, kind="stable")          # entries grouped by item, option order
+    item_start = np.zeros(n_items + 1, np.uint32)
+    np.cumsum(counts, out=item_start[1:])
+    place = np.empty(options.items.size, np.int64)             # each entry's place in its item's list
+    place[by_item] = np.arange(options.items.size) - item_start[options.items[by_item]]
+    opt_bit = (np.ones(options.items.size, np.uint64) << place.astype(np.uint64)).astype(word)
+    full = (np.ones(n_items, np.uint64) << counts.astype(np.uint64)) - np.uint64(1)
+    full[n1:] |= np.uint64(1) << np.uint64(bits - 1)
+    mask = np.concatenate([full.astype(word), singles(counts[:n1] == 1, word)])
+    return Compact(mask, options.start.astype(np.uint32), options.items.astype(np.uint16), opt_bit, opt_clr,
+                   item_start, owners[by_item].astype(np.uint16), opt_clr[by_item] if coloured else opt_clr,
+                   mask.copy(), np.uint32(n1), word(~word(0)), word(1 << (bits - 1)), np.uint32(n_items),
+                   np.uint32(bits.bit_length() - 1))
+
+
+def singles(flags: np.ndarray, word: type) -> np.ndarray:
+    """The bitset of the primary items flagged (item ``i``: bit ``i % bits`` of word ``i // bits``),
+    in words of type ``word``, one word more than it needs (so it is never empty)."""
+    bits = np.dtype(word).itemsize * 8
+    padded = np.zeros(flags.size // bits * bits + bits, bool)
+    padded[:flags.size] = flags
+    weights = np.uint64(1) << np.arange(bits, dtype=np.uint64)
+    return (padded.reshape(-1, bits).astype(np.uint64) * weights).sum(axis=1, dtype=np.uint64).astype(word)
+
+
+def copy(C: Compact) -> Compact:
+    """A copy to search on: the words are copied, the static arrays shared."""
+    return C._replace(mask=C.mask.copy())
+
+
+@njit(cache=True, nogil=True)
+def restore(C):
+    """The words as built again: one small copy."""
+    C.mask[:] = C.origin
+
+
+@njit(cache=True, nogil=True)
+def is_live(o, C):
+    """Whether option ``o`` (not empty) can still be taken: its bit is set in the word of its
+    first item, and that is not a covered primary item's (``ALL``)."""
+    k = C.opt_start[o]
+    w = C.mask[C.opt_items[k]]
+    return w & C.opt_bit[k] != 0 and w != C.every
+
+
+@njit(cache=True, nogil=True)
+def select(o, C):
+    """Take option ``o`` (live): cover its items, blocking their live options (see the module).
+    Returns the updates (items covered plus options blocked) and whether a primary item was left
+    with no live option."""
+    mask, n1 = C.mask, C.n1
+    opt_start, opt_items, opt_bit, opt_clr = C.opt_start, C.opt_items, C.opt_bit, C.opt_clr
+    item_start, item_opts, item_clr = C.item_start, C.item_opts, C.item_clr
+    coloured = opt_clr.size > 0
+    spare, every, n_items, shift = C.spare, C.every, C.n_items, C.shift
+    low = (ONE << shift) - ONE
+    updates = 0
+    dead = False
+    for k in range(opt_start[o], opt_start[o + ONE]):
+        i = opt_items[k]
+        if i < n1:
+            mask[i] |= spare          # o's own primary items are never empty: they are covered
+    for k in range(opt_start[o], opt_start[o + ONE]):
+        i = opt_items[k]
+        m = mask[i] ^ spare
+        c = 0
+        if i >= n1:
+            if m & spare != 0:
+                continue          # covered by an option of o's colour
+            if coloured:
+                c = opt_clr[k]
+        updates += 1
+        while m != 0:
+            q = item_start[i] + lowest_bit(m)
+            m &= m - ONE
+            if c != 0 and item_clr[q] == c:
+                continue
+            p = item_opts[q]
+            updates += 1
+            for e in range(opt_start[p], opt_start[p + ONE]):
+                j = opt_items[e]
+                if j == i and c == 0:
+                    continue
+                w = mask[j] & ~opt_bit[e]
+                mask[j] = w
+                if w & (w - ONE) == 0 and j < n1:
+                    if w == 0:
+                        dead = True
+                        mask[n_items + (j >> shift)] &= ~(ONE << (j & low))
+                    else:
+                        mask[n_items + (j >> shift)] |= ONE << (j & low)
+        if i < n1:
+            mask[i] = every
+            mask[n_items + (i >> shift)] &= ~(ONE << (i & low))
+        elif c == 0:
+            mask[i] = 0
+        else:
+            mask[i] &= ~spare
+    return updates, dead
+
+
+@njit(cache=True, nogil=True)
+def search(C, choice, itm, saved, stack, state, want, max_nodes, work, early, out, ends):
+    """Run until ``want`` more solutions have been visited, the tree is exhausted, the node count
+    reaches ``max_nodes``, ``state[STOP]`` is set, about ``work`` updates are spent, or the save
+    stack is full (``state[GROW]`` set: grow it and call again); returns how many solutions this
+    call visited. Phases, ``early``, ``out``, ``ends``, ``state[FLOOR]`` and ``state[CEILING]`` as
+    in :func:`dlx1.search`; a forced level takes the option at position ``choice[level]``, and a
+    piece that completes puts the words back as built (:func:`retake` takes its forced levels
+    again).
+    :func:`select` is spelled out here: the search calls leaves only (see :mod:`.base`)."""
+    mask, n1 = C.mask, C.n1
+    opt_start, opt_items, opt_bit, opt_clr = C.opt_start, C.opt_items, C.opt_bit, C.opt_clr
+    item_start, item_opts, item_clr = C.item_start, C.item_opts, C.item_clr
+    coloured = opt_clr.size > 0
+    spare, every, n_items, shift = C.spare, C.every, C.n_items, C.shift
+    low = (ONE << shift) - ONE
+    size = np.uint32(mask.size)      # the words saved: the items', then ``single``'s
+    if not resumable(state):
+        return 0
+    phase = st.RUNNING
+    record = ends.size > 0
+    nodes = state[NODES]
+    updates = state[UPDATES]
+    level = state[LEVEL]
+    step = state[STEP]
+    floor = state[FLOOR]
+    ceiling = ceiling_of(state)
+    poll = updates
+    end = updates + work
+    found = 0
+    used = 0
+    best = np.uint32(0)
+    pos = np.uint32(0)
+    top = 0               # where the next level's saved words go
+    branching = 0         # applied levels with an option left to try after the current one
+    for l in range(level):
+        if saved[l] != FORCED:
+            top = saved[l] + size
+            b = choice[l] - item_start[itm[l]]
+            if stack[saved[l] + itm[l]] >> b >> ONE != 0:
+                branching += 1
+    dead = False          # a primary item has no live option: the level is a dead end
+    for i in range(n1):
+        if mask[i] == 0:
+            dead = True
+    while True:
+        if step == FORWARD:
+            if updates >= poll:
+                poll = updates + POLL
+                if state[STOP] != 0:
+                    phase = st.STOPPED
+                    break
+                if updates >= end:
+                    break
+            if level < floor:
+                pos = choice[level]       # a forced level of a piece: its option is given
+                saved[level] = FORCED
+                step = ADVANCE
+                continue
+            if nodes >= max_nodes:
+                phase = st.MAX_NODES
+                break
+            if level == ceiling:
+                phase = st.SPLIT
+                step = BACKUP
+                break
+            if top + size > stack.size:
+                state[GROW] = 1
+                break
+            nodes += 1
+            if dead:
+                step = BACKUP
+                continue
+            # no word is empty: the first item with one live option, if any, is a least one;
+            # else the first with two
+            t = np.uint32(every) + ONE
+            for k in range(n_items, size):
+                if mask[k] != 0:
+                    best = ((k - n_items) << shift) + lowest_bit(mask[k])
+                    t = ONE
+                    break
+            if t != ONE:
+                for i in range(n1):
+                    v = popcount(mask[i])
+                    if v < t:
+                        t = v
+                        best = i
+                        if v == 2:
+                            break
+            if t >= popcount(every):
+                # every primary item is covered: visit the solution of levels 0..level-1
+                found += 1
+                if record:
+                    for l in range(level):
+                        out[used + l] = item_opts[choice[l]]
+                    used += level
+                    ends[found - 1] = used
+                step = BACKUP
+                if found == want or (record and (found == ends.size or used + choice.size > out.size)):
+                    break
+                continue
+            itm[level] = best
+            pos = item_start[best] + lowest_bit(mask[best])
+            if t > 1:
+                branching += 1
+                saved[level] = top
+                for k in range(size):
+                    stack[top + k] = mask[k]
+                top += size
+            else:
+                saved[level] = FORCED
+            step = ADVANCE
+        elif step == ADVANCE:
+            choice[level] = pos
+            o = item_opts[pos]
+            # select(o, C), spelled out
+            u = 0
+            for k in range(opt_start[o], opt_start[o + ONE]):
+                i = opt_items[k]
+                if i < n1:
+                    mask[i] |= spare
+            for k in range(opt_start[o], opt_start[o + ONE]):
+                i = opt_items[k]
+                m = mask[i] ^ spare
+                c = 0
+                if i >= n1:
+                    if m & spare != 0:
+                        continue
+                    if coloured:
+                        c = opt_clr[k]
+                u += 1
+                while m != 0:
+                    q = item_start[i] + lowest_bit(m)
+                    m &= m - ONE
+                    if c != 0 and item_clr[q] == c:
+                        continue
+                    p = item_opts[q]
+                    u += 1
+                    for e in range(opt_start[p], opt_start[p + ONE]):
+                        j = opt_items[e]
+                        if j == i and c == 0:
+                            continue          # i's own word is set below
+                        w = mask[j] & ~opt_bit[e]
+                        mask[j] = w
+                        if w & (w - ONE) == 0 and j < n1:
+                            if w == 0:
+                                dead = True
+                                mask[n_items + (j >> shift)] &= ~(ONE << (j & low))
+                            else:
+                                mask[n_items + (j >> shift)] |= ONE << (j & low)
+                if i < n1:
+                    mask[i] = every
+                    mask[n_items + (i >> shift)] &= ~(ONE << (i & low))
+                elif c == 0:
+                    mask[i] = 0
+                else:
+                    mask[i] &= ~spare
+            if floor <= level + 1 < ceiling:      # the try opens a level this run owns
+                updates += u
+            level += 1
+            step = FORWARD
+        elif step == RECOVER:
+            sp = saved[level]
+            if sp == FORCED:
+                step = BACKUP         # an ancestor's saved words will put this level back
+                continue
+            best = itm[level]
+            b = choice[level] - item_start[best] + ONE
+            later = stack[sp + best] >> b
+            if later == 0:
+                top = sp          # the level is done; an ancestor's saved words put it back
+                step = BACKUP
+                continue
+            for k in range(size):
+                mask[k] = stack[sp + k]
+            dead = False
+            pos = item_start[best] + b + lowest_bit(later)
+            if later >> lowest_bit(later) >> ONE == 0:
+                branching -= 1      # this level tries its last option now
+            step = ADVANCE
+        else:  # BACKUP
+            if level <= floor:
+                phase = st.COMPLETE
+                # the words may hold levels below the floor: put them back (the engine takes the
+                # forced levels again, see CompactEngine.advance)
+                for k in range(size):
+                    mask[k] = C.origin[k]
+                break
+            if early and branching == 0:
+                phase = st.EXHAUSTED
+                break
+            level -= 1
+            step = RECOVER
+    settle(state, phase, level, step, nodes, updates, 0, found)
+    return found
+
+
+@njit(cache=True, nogil=True)
+def retake(C, choice, state):
+    """Take the forced levels of a completed piece again, so that levels ``0..floor-1`` are
+    applied, as a run that completes leaves them."""
+    for level in range(state[FLOOR]):
+        select(C.item_opts[choice[level]], C)
+
+
+@njit(cache=True, nogil=True)
+def unwind(C, state):
+    """Put the words back as built: the search is over."""
+    restore(C)
+    state[LEVEL] = 0
+    state[STEP] = FORWARD
+    if state[PHASE] != st.COMPLETE:
+        state[PHASE] = st.STOPPED
+
+
+# --- many variants of the problem in one call (see :mod:`.batch`)
+
+
+@njit(cache=True, nogil=True)
+def covers_all(C):
+    """Whether every primary item is covered (a scan that stops at the first uncovered one)."""
+    for i in range(C.n1):
+        if C.mask[i] != C.every:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def solve_batch(C, G, R, rows, limit, max_nodes, work, where, choice, itm, saved, stack, state, out, ends):
+    """:func:`dlx1.solve_batch` for the compact engine: the same arguments and results (less
+    ``pristine`` and ``chosen``). A row's givens are taken as the search takes an option (a given
+    no longer live clashes with one before it: INVALID); after the row the words are copied back
+    as built. Returns False also when the search needs a larger save stack (``state[GROW]``)."""
+    n_rows, n_groups = rows.shape
+    first_node, group_start, option_group, option_value = G
+    answers, counts, nodes, status = R
+    no_ends = ends[:0]
+    r = where[ROW]
+    stage = where[STAGE]
+    spent = 0
+    while r < n_rows:
+        if stage == NEW_ROW:
+            if spent >= work:
+                break
+            batch.begin_row(answers, counts, nodes, status, r)
+            for j in range(n_groups):
+                x = batch.given(first_node, group_start, rows, r, j)
+                if x == 0:
+                    continue
+                if x == NO_NODE or not is_live(x - ONE, C):
+                    status[r] = st.INVALID
+                    break
+                spent += select(x - ONE, C)[0]
+                answers[r, j] = rows[r, j]
+            if status[r] == st.SOLVED and covers_all(C):
+                counts[r] = 1     # the selected options cover everything already
+            elif status[r] == st.SOLVED and limit > 0:
+                state[:] = 0
+                stage = FIRST
+        if stage != NEW_ROW:
+            before = state[UPDATES]
+            if stage == FIRST:
+                if search(C, choice, itm, saved, stack, state, 1, max_nodes, work - spent, True, out, ends):
+                    batch.first_found(option_group, option_value, answers, counts, r, out, ends)
+                    stage = MORE
+            if stage == MORE and counts[r] < limit:
+                counts[r] += search(C, choice, itm, saved, stack, state, limit - counts[r], max_nodes,
+                                      work - spent, True, out, no_ends)
+            spent += state[UPDATES] - before
+            if batch.unfinished(state, counts, r, limit):
+                break
+            batch.row_done(state, counts, nodes, status, r, state[NODES])
+        batch.end_row(answers, status, r)
+        restore(C)
+        stage = NEW_ROW
+        r += 1
+    where[ROW] = r
+    where[STAGE] = stage
+    return r == n_rows
+
+
+def first_nodes(n_options: int) -> np.ndarray:
+    """What a batch selects option ``o`` by: ``o + 1`` (0 means none)."""
+    return np.arange(1, n_options + 1, dtype=np.uint32)
+
+
+def applied(C: Compact, choice: np.ndarray, state: np.ndarray) -> list[int]:
+    """The option numbers applied at the levels of a paused search, in level order."""
+    return [int(C.item_opts[choice[level]]) for level in range(state[LEVEL])]
+
+
+def expected_mask(C: Compact, problem: Options, applied_options=()) -> np.ndarray:
+    """The words ``problem`` gives with ``applied_options`` taken, computed from scratch, then the
+    bitset ``single`` (the uncovered primary items with one live option)."""
+    start, ids = problem.start, problem.items
+    colours = problem.colours
+    n1 = int(C.n1)
+    bits = C.mask.itemsize * 8
+    tint: dict[int, int] = {}
+    for o in applied_options:
+        for k in range(start[o], start[o + 1]):
+            i, c = int(ids[k]), 0 if colours is None else int(colours[k])
+            if i in tint and (c == 0 or tint[i] != c):
+                raise StructureError(f"option {o} clashes with an option taken before it on item {i}")
+            tint.setdefault(i, c)
+    taken = set(applied_options)
+    words = [0] * problem.n_items
+    for o in range(problem.n_options):
+        here = range(start[o], start[o + 1])
+        if o in taken or any(int(ids[k]) in tint and (tint[int(ids[k])] == 0 or colours is None
+                                                      or int(colours[k]) != tint[int(ids[k])]) for k in here):
+            continue
+        for k in here:
+            words[int(ids[k])] |= int(C.opt_bit[k])
+    ones = np.zeros(n1, bool)
+    for i in range(problem.n_items):
+        if i < n1 and i in tint:
+            words[i] = (1 << bits) - 1
+        elif i < n1:
+            ones[i] = words[i].bit_count() == 1
+        elif i not in tint:
+            words[i] |= 1 << (bits - 1)
+    word = C.mask.dtype.type
+    return np.concatenate([np.array(words, dtype=np.uint64).astype(word), singles(ones, word)])
+
+
+def check(C: Compact, problem: Options, applied_options=()) -> None:
+    """Raise :class:`StructureError` unless the arrays are exactly what ``problem`` gives with
+    ``applied_options`` (numbers) taken: the static arrays as built, and every word recomputed from
+    scratch. Cost: linear in the size of the problem times the applied options (Python; for tests)."""
+    fresh = build(problem)
+    for name in ("opt_start", "opt_items", "opt_bit", "opt_clr", "item_start", "item_opts", "item_clr", "origin",
+                 "every", "spare"):
+        if not np.array_equal(getattr(C, name), getattr(fresh, name)):
+            raise StructureError(f"{name} is not as built")
+    want = expected_mask(C, problem, applied_options)
+    if C.mask.dtype != want.dtype or not np.array_equal(C.mask, want):
+        bad = int(np.flatnonzero(C.mask != want)[0])
+        what = f"item {bad}" if bad < int(C.n_items) else f"single[{bad - int(C.n_items)}]"
+        raise StructureError(f"the word of {what} is {int(C.mask[bad]):#x}, expected {int(want[bad]):#x}")
+
+
+class CompactEngine:
+    """Small problems, each item's live options one word (see the module): DLX1's choices and
+    nodes, its own updates."""
+
+    name = "compact"
+    traces = False
+    exact_splits = True
+
+    @property
+    def machines(self) -> tuple[CompactEngine]:
+        return (self,)
+
+    def refusal(self, options: Options) -> str | None:
+        if options.bounds is not None:
+            return ("the compact engine takes no multiplicities (bounds other than 1): "
+                    "the dlx engine (DLX3) takes them")
+        return limits(options)
+
+    def for_problem(self, problem: Options) -> CompactEngine:
+        why = self.refusal(problem)
+        if why:
+            raise ValueError(why)
+        return self
+
+    def prepare(self, options: Options) -> Compact:
+        C = build(options)
+        warm_up(self, copy(C))
+        return C
+
+    def copy(self, structure: Compact) -> Compact:
+        return copy(structure)
+
+    def restore(self, structure: Compact, pristine: Compact) -> None:
+        restore(structure)
+
+    def start(self, structure: Compact) -> CompactMachine:
+        return CompactMachine(structure)
+
+    def advance(self, structure, machine, want, max_nodes, work, out, ends, *, early=False, trace=None) -> int:
+        refuse_trace(self, trace)
+        early = bool(early)
+        found = 0
+        while True:
+            found += search(structure, *machine.arrays(), want - found, max_nodes, work, early, out, ends)
+            if machine.state[PHASE] == st.COMPLETE and machine.state[FLOOR]:
+                retake(structure, machine.choice, machine.state)
+            if not machine.state[GROW]:
+                return found
+            machine.grow()
+            if ends.size and found:
+                return found
+
+    def unwind(self, structure, machine) -> None:
+        unwind(structure, machine.state)
+
+    def untried(self, structure, machine, level: int, pristine=None) -> list[int]:
+        """The positions a paused run has yet to try at ``level``: the live options (in the words
+        the level saved) after its current one; none at a forced level."""
+        sp = int(machine.saved[level])
+        if sp == FORCED:
+            return []
+        item = int(machine.itm[level])
+        first = int(structure.item_start[item])
+        word = int(machine.stack[sp + item])
+        return [first + b for b in range(int(machine.choice[level]) - first + 1, 64) if word >> b & 1]
+
+    def applied(self, structure, machine) -> list[int]:
+        return applied(structure, machine.choice, machine.state)
+
+    def check(self, options: Options, structure, machine=None) -> None:
+        done = [] if machine is None else self.applied(structure, machine)
+        check(structure, options, done)
+
+    def first_nodes(self, options: Options) -> np.ndarray:
+        return first_nodes(options.n_options)
+
+    def solve_batch(self, structure, pristine, scratch, groups, rows, limit, max_nodes, work, results) -> bool:
+        m = scratch.machine
+        done = solve_batch(structure, groups, results, rows, limit, max_nodes, work, scratch.where, m.choice, m.itm,
+                           m.saved, m.stack, m.state, scratch.out, scratch.ends)
+        if m.state[GROW]:
+            m.grow()
+        return done
+
+    def reduce_row(self, structure, pristine, scratch, groups, row, units, unit_ends, keep, minimal,
+                   budget) -> int:
+        """One batch row per test (:func:`.batch.reduce_by_rows`)."""
+        return batch.reduce_by_rows(self, structure, pristine, scratch, groups, row, units, unit_ends, keep,
+                                    minimal, budget)
