@@ -202,14 +202,14 @@ def build(options: Options) -> Compact:
     word = word_for(int(counts.max(initial=0)))
     bits = np.dtype(word).itemsize * 8
     coloured = options.colours is not None
-    opt_clr = options.colours.astype(np.int32) if coloured else np.zeros(0, np.int32)
+    opt_clr = np.zeros(0, np.int32) if options.colours is None else options.colours.astype(np.int32)
     owners = np.repeat(np.arange(options.n_options, dtype=np.int64), np.diff(options.start))
     by_item = np.argsort(options.items, kind="stable")          # entries grouped by item, option order
     item_start = np.zeros(n_items + 1, np.uint32)
     np.cumsum(counts, out=item_start[1:])
     place = np.empty(options.items.size, np.int64)             # each entry's place in its item's list
     place[by_item] = np.arange(options.items.size) - item_start[options.items[by_item]]
-    opt_bit = (np.ones(options.items.size, np.uint64) << place.astype(np.uint64)).astype(word)
+    opt_bit: np.ndarray = (np.ones(options.items.size, np.uint64) << place.astype(np.uint64)).astype(word)
     full = (np.ones(n_items, np.uint64) << counts.astype(np.uint64)) - np.uint64(1)
     full[n1:] |= np.uint64(1) << np.uint64(bits - 1)
     mask = np.concatenate([full.astype(word), singles(counts[:n1] == 1, word)])
