@@ -1,17 +1,20 @@
-"""The engines, by name: ``engine="auto"`` (the default), ``"dlx"`` or ``"cells"`` everywhere an engine
-can be chosen.
+"""The engines, by name: ``engine="auto"`` (the default), ``"dlx"``, ``"cells"`` or ``"compact"``
+everywhere an engine can be chosen.
 
 An engine is one search machine behind the small interface of :class:`base.Engine`; a new one
 goes into a module of its own here and into :data:`ENGINES`. A name may stand for a family whose
 member is picked by the problem: ``"dlx"`` runs DLX1 on a plain exact-cover problem and the machine
 of DLX2/DLX3 on one with colours or multiplicities, so that every figure is the one Knuth's program
 for that kind of problem reports. ``"cells"`` is dancing cells (Knuth's SSXC1, SSXCC with colours).
-``"auto"`` picks one of the two by the shape of the problem (:func:`choose`), by measurement.
+``"compact"`` is Algorithm X for small problems with each item's live options in one machine word
+(DLX1's choices and nodes). ``"auto"`` picks one by the shape of the problem (:func:`choose`), by
+measurement.
 """
 from __future__ import annotations
 
 from typing import Protocol
 
+from . import compact
 from .base import Engine, Machine, Options, Prepared
 from .cells import Cells
 from .compact import CompactEngine
@@ -51,20 +54,32 @@ class DancingLinks:
 #: Options at least this long on average (entries per option) make a problem one for dancing
 #: cells: hiding an option costs cells less the longer it is, and an early abort saves more.
 LONG_OPTIONS = 5
+#: A problem of primary items only, at most this many, each in at most 63 options, with options of
+#: 4 entries or more on average (and fewer than ``LONG_OPTIONS``) is one for the compact engine:
+#: its words of a branching level are copied whole, so they must be few.
+COMPACT_ITEMS = 1024
 
 
 def choose(problem: Options) -> str:
     """The engine ``"auto"`` runs ``problem`` on, by its shape. Measured side by side (CPU time, one
-    thread, see bench/compare.py): dancing cells win where options are long (pentominoes, 6 items
-    an option: 1.3-1.5x) and with colours (graceful labellings: 1.3-1.9x over DLX2); Dancing Links
-    win on short options (queens and sudoku, 4 items: 1.7-2.2x; Langford, 3: 1.4x). Multiplicities
-    are for DLX3 alone."""
+    thread, see bench/compare.py and docs/performance.md): dancing cells win where options are long
+    (pentominoes, 6 items an option: 1.3-1.5x) and with colours (graceful labellings: 1.3-1.9x over
+    DLX2); the compact engine wins on small problems of primary items and options of 4 entries
+    (sudoku 9x9: 1.2-1.4x over DLX1; 16x16: 1.0-1.4x) and not beyond them (queens, with secondary
+    items, 1.0-0.94x; Langford, 3 entries, 0.95-1.05x; sudoku 25x25, 2,500 items, 0.86-1.5x); Dancing
+    Links win the other short options (queens 1.7-2.2x over cells; Langford, 3: 1.4x).
+    Multiplicities are for DLX3 alone."""
     if problem.bounds is not None:
         return "dlx"
     if problem.colours is not None:
         return "cells"
-    options = int((problem.start[1:] > problem.start[:-1]).sum())
-    return "cells" if problem.items.size >= LONG_OPTIONS * max(options, 1) else "dlx"
+    options = max(int((problem.start[1:] > problem.start[:-1]).sum()), 1)
+    if problem.items.size >= LONG_OPTIONS * options:
+        return "cells"
+    if (problem.n_primary == problem.n_items <= COMPACT_ITEMS and problem.items.size >= 4 * options
+            and compact.limits(problem) is None):
+        return "compact"
+    return "dlx"
 
 
 class Auto:

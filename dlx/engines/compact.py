@@ -85,6 +85,8 @@ FORCED = -1
 #: search can need, at least ``STACK_START`` bytes) and doubles when a search needs more.
 STACK_LEVELS = 16
 STACK_START = 1 << 16
+#: :meth:`CompactEngine.reduce_row` keeps the words of every level and unit when they fit here.
+REDUCE_BYTES = 1 << 26
 
 
 def popcount(x):
@@ -586,6 +588,98 @@ def solve_batch(C, G, R, rows, limit, max_nodes, work, where, choice, itm, saved
     return r == n_rows
 
 
+@njit(cache=True, nogil=True)
+def _take_unit(u, units, unit_ends, row, G, C):
+    """Take the options of unit ``u`` of ``row`` (its groups with a value); False when one clashes
+    (some may be taken by then: the caller copies words back)."""
+    for k in range(unit_ends[u - 1] if u else 0, unit_ends[u]):
+        j = units[k]
+        if row[j] == 0:
+            continue
+        o = G.group_start[j] + row[j] - 1
+        if not is_live(o, C):
+            return False
+        select(o, C)
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _count2(C, choice, itm, saved, stack, state, budget):
+    """Solutions of what is taken, up to 2, within ``budget`` nodes (2 when it runs out: not proven
+    unique). The words are left as the search leaves them."""
+    state[:] = 0
+    none = np.zeros(0, np.int32)
+    found = search(C, choice, itm, saved, stack, state, 2, budget, np.int64(1) << 62, True, none, none)
+    return 2 if state[PHASE] == st.MAX_NODES else found
+
+
+@njit(cache=True, nogil=True)
+def reduce_row(C, G, row, units, unit_ends, keep, minimal, budget, choice, itm, saved, stack, state, snaps):
+    """:func:`dlx1.reduce_row` for the compact engine: the same arguments, result and order of
+    tests. The units are taken in reverse order, the words saved before each (``snaps``, a row of
+    words per unit), so that testing unit ``t`` starts from the words with the units after it
+    taken: copy them back, take the units before it that had to stay, search. ``stack`` must hold
+    the deepest search (``n1 + 1`` levels of words). The words are as built when it returns."""
+    n_groups = row.size
+    n_units = unit_ends.size
+    in_unit = np.zeros(n_groups, np.bool_)
+    for k in range(units.size):
+        in_unit[units[k]] = True
+    given = 0
+    clash = False
+    for j in range(n_groups):
+        if row[j] == 0:
+            continue
+        given += 1
+        if not in_unit[j] and not clash:
+            o = G.group_start[j] + row[j] - 1
+            if not is_live(o, C):
+                clash = True
+            else:
+                select(o, C)
+    sizes = np.zeros(n_units, np.int64)
+    if not clash:
+        for u in range(n_units - 1, -1, -1):
+            snaps[u, :] = C.mask
+            for k in range(unit_ends[u - 1] if u else 0, unit_ends[u]):
+                if row[units[k]] != 0:
+                    sizes[u] += 1
+            if not _take_unit(u, units, unit_ends, row, G, C):
+                clash = True
+                break
+    if clash:
+        restore(C)
+        return -1
+    count = _count2(C, choice, itm, saved, stack, state, np.int64(1) << 62)
+    if count != 1:
+        restore(C)
+        return count
+    kept = np.zeros(n_units, np.int64)
+    n_kept = 0
+    for t in range(n_units):
+        if given <= keep:
+            break
+        if sizes[t] == 0:
+            continue
+        removed = False
+        if given - sizes[t] >= keep:
+            C.mask[:] = snaps[t]
+            for f in range(n_kept):
+                _take_unit(kept[f], units, unit_ends, row, G, C)
+            removed = _count2(C, choice, itm, saved, stack, state, budget) == 1
+        if removed:
+            for k in range(unit_ends[t - 1] if t else 0, unit_ends[t]):
+                row[units[k]] = 0
+            given -= sizes[t]
+        else:
+            kept[n_kept] = t
+            n_kept += 1
+            if not minimal and given - sizes[t] >= keep:
+                break
+    restore(C)
+    return 1
+
+
 def first_nodes(n_options: int) -> np.ndarray:
     """What a batch selects option ``o`` by: ``o + 1`` (0 means none)."""
     return np.arange(1, n_options + 1, dtype=np.uint32)
@@ -733,6 +827,17 @@ class CompactEngine:
 
     def reduce_row(self, structure, pristine, scratch, groups, row, units, unit_ends, keep, minimal,
                    budget) -> int:
-        """One batch row per test (:func:`.batch.reduce_by_rows`)."""
-        return batch.reduce_by_rows(self, structure, pristine, scratch, groups, row, units, unit_ends, keep,
-                                    minimal, budget)
+        """See :func:`reduce_row`: the values of ``row`` taken away while it stays unique, each test
+        starting from saved words. Where the words of every level and unit would take more than
+        ``REDUCE_BYTES``, one batch row per test (:func:`.batch.reduce_by_rows`)."""
+        m = scratch.machine
+        size = structure.mask.size
+        deepest = m.choice.size * size
+        if (deepest + unit_ends.size * size) * structure.mask.itemsize > REDUCE_BYTES:
+            return batch.reduce_by_rows(self, structure, pristine, scratch, groups, row, units, unit_ends, keep,
+                                        minimal, budget)
+        if m.stack.size < deepest:
+            m.stack = np.zeros(deepest, m.stack.dtype)
+        snaps = np.empty((unit_ends.size, size), structure.mask.dtype)
+        return reduce_row(structure, groups, row, units, unit_ends, keep, minimal, np.int64(budget), m.choice, m.itm,
+                          m.saved, m.stack, m.state, snaps)
