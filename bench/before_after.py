@@ -57,6 +57,13 @@ CASES = {
     "sudoku solve kaggle_10k x10": ("sudoku", lambda m: _sudoku_command(m, "kaggle_10k", 10), 11),
     "sudoku solve 17clue": ("sudoku", lambda m: _sudoku_command(m, "17clue", 1), 11),
 }
+#: ``sudoku.solve_array`` on each whole set at limit 2 and limit 1 ("array SET limit K"): the
+#: kernel's speed, no text read or written in the timed part.
+ARRAY_SETS = ("17clue", "top1465", "forum_hardest_1905_11plus", "kaggle_10k", "forum_hardest_1106", "serg_benchmark")
+for _set in ARRAY_SETS:
+    for _limit in (2, 1):
+        CASES[f"array {_set} limit {_limit}"] = ("sudoku", functools.partial(
+            lambda m, name, limit: _sudoku_array(m, name, limit), name=_set, limit=_limit), 7)
 
 
 def _sudoku_set(sudoku, name: str):
@@ -65,6 +72,15 @@ def _sudoku_set(sudoku, name: str):
         return None
     puzzles = path.read_text().split()
     return lambda: sum(r.count for r in sudoku.solve_all(puzzles, limit=2, jobs=1))
+
+
+def _sudoku_array(sudoku, name: str, limit: int):
+    path = SHARED / f"{name}.txt"
+    if not path.is_file():
+        return None
+    grid, ok = importlib.import_module(f"{sudoku.__name__}.grid").read_array(path.read_bytes())
+    assert ok.all()
+    return lambda: int(sudoku.solve_array(grid, limit=limit).counts.sum())
 
 
 def _sudoku_command(sudoku, name: str, copies: int):

@@ -99,3 +99,17 @@ def test_knuths_files_give_dlx1s_nodes(shared_dlx):
         taken += 1
         assert ec.count(engine="compact") == int(solutions) and ec.stats.nodes == int(nodes), name
     assert taken
+
+
+def test_seeds_budgets_and_resumption_are_dlx1s():
+    """A seeded run searches a reordered copy: the same choices as DLX1 on it; a budget stops at
+    DLX1's node; a paused lazy run goes on where it stopped."""
+    langford = problems.langford(8)
+    for seed in (1, 2, 3):
+        assert langford.first(seed=seed, engine="compact") == langford.first(seed=seed, engine="dlx")
+    within = list(langford.solutions(max_nodes=500, engine="compact"))
+    assert langford.stats.nodes == 500 and langford.stats.status == "max_nodes"
+    assert within == list(langford.solutions(max_nodes=500, engine="dlx"))
+    run = langford.search(engine="compact")
+    first = [next(run) for _ in range(3)]
+    assert first + list(run) == list(langford.solutions(engine="dlx"))

@@ -3,16 +3,22 @@
 Nothing is linked or counted. Item ``i`` keeps ``mask[i]``, a word with bit ``b`` set while the
 ``b``-th option of its list (in option order) is live, so its number of live options is a popcount
 and its live options are its set bits. Taking an option covers its items; covering an item blocks
-each of its live options, and blocking option ``p`` clears ``p``'s bit in the word of every item
-of ``p`` (``opt_bit`` holds that bit per entry, beside ``opt_items``). While an option is taken its
-own primary items carry ``SPARE`` too, so that none reads as empty on the way; a covered primary
-item's word becomes ``ALL`` (every bit: more than any item's options, so a least popcount over the primary
-items is an uncovered item's). A secondary item's word carries the top bit, ``SPARE``, while it is
-uncovered, so it never reads as empty and is never chosen.
+each of its live options, and blocking option ``p`` clears ``p``'s bit in the word of every other
+item of ``p`` (``opt_bit`` holds that bit per entry, beside ``opt_items``). A covered primary
+item's word becomes ``ALL`` (every bit: more than any item's options, so a least popcount over the
+primary items is an uncovered item's); while an option is being taken its primary items carry the
+top bit, ``SPARE``, so that none reads as empty on the way. A secondary item's word carries
+``SPARE`` while it is uncovered, so it never reads as empty either, and is never chosen.
 
-There is no undo. A level that branches (its item has two live options or more) saves the words
-of every item, a few hundred bytes for a sudoku, onto ``stack`` before its first try, and copies
-them back before the next; a forced level (one live option) saves nothing, and backing up through a
+Past the items' words, ``mask`` holds the bitset ``single``: the uncovered primary items with one
+live option, kept as their words lose bits. The item to branch on is the first of them, found in
+a few words; only when there is none does the search take a popcount pass over the primary items
+(and stops at the first with two). A try that leaves a primary item without live options makes
+the next level a dead end, known without a pass.
+
+There is no undo. A level that branches (its item has two live options or more) saves the whole of
+``mask``, a few hundred bytes for a 9x9 sudoku, onto ``stack`` before its first try, and copies it
+back before the next; a forced level (one live option) saves nothing, and backing up through a
 chain of forced levels costs nothing until the level that branched, whose copy puts back all of
 them at once. A batch row is put back by copying the words as built.
 
@@ -23,13 +29,12 @@ colour, taken later, is live, so it finds the item covered and leaves it alone.
 The static arrays: ``opt_start``/``opt_items``/``opt_bit`` (with ``opt_clr``, each entry's colour),
 the items of each option; ``item_start``/``item_opts`` (with ``item_clr``), the options of each
 item in option order. Item and option ids are 16-bit, so a 9x9 sudoku's whole structure (2,916
-entries each way, 324 words) sits in a few kilobytes of cache.
+entries each way, 345 words of 16 bits) sits in a few kilobytes of cache.
 
 The choices are DLX1's (and DLX2's): the uncovered primary item with the fewest live options, the
 first in item order on ties; its live options in option order. So solutions come in DLX1's order
 and ``nodes`` equals DLX1's count: a node per level entered, dead ends and solutions included.
-``updates`` are this engine's own: one per item covered plus one per option blocked. A level whose
-try left a primary item without live options is a dead end found without a scan.
+``updates`` are this engine's own: one per item covered plus one per option blocked.
 
 Limits: at most 65,536 items and 65,536 options (16-bit ids), at most 63 options on one item (one
 64-bit word; the word is 8, 16, 32 or 64 bits, the narrowest that holds the longest item and
