@@ -84,7 +84,7 @@ C_SUDOKU = ("fast_solv_9r2 (C DLX): dlx 1.01-1.21x as fast; kudoku (C exact cove
 #: The report's sections, in the order they run.
 SECTIONS = ("sudoku", "generic", "startup", "whole", "knuth")
 #: Columns that are this project again, by engine: no start-up rows of their own.
-SAME_PROCESS = {"dlx, one call each", "dlx engine=dlx", "dlx engine=cells"}
+SAME_PROCESS = {"dlx, one call each", "dlx engine=dlx", "dlx engine=cells", "dlx engine=compact"}
 
 
 @dataclass
@@ -325,7 +325,8 @@ def beside_knuth(quick: bool, rounds: int, knuth: Path | None) -> list[Row]:
         problem = make()
         check = lambda got, want=solutions: None if got == want else f"{got} solutions"
         jobs = {name: engine_counter(engine)(problem) for name, engine in
-                (("dlx", "auto"), ("dlx engine=dlx", "dlx"), ("dlx engine=cells", "cells"))}
+                (("dlx", "auto"), ("dlx engine=dlx", "dlx"), ("dlx engine=cells", "cells"),
+                 ("dlx engine=compact", "compact"))}
         jobs = {name: job for name, job in jobs.items() if job is not None}
         for program in programs if knuth else ():
             if (knuth / program).exists():
@@ -449,14 +450,15 @@ def report(sections: dict[str, list[Row]], rivals: list[Rival], settings: str, m
     out += ["", ("Counting every solution, CPU seconds, by engine, beside Knuth's C programs for the problem "
                  "(built with clang -O3 -march=native; absent unless --knuth names where they are built), all "
                  "in this run, each reporting the same count."), "",
-            "| problem | dlx (auto) | engine=dlx | engine=cells | Knuth's C |", "|---|---:|---:|---:|---|"]
+            "| problem | dlx (auto) | engine=dlx | engine=cells | engine=compact | Knuth's C |",
+            "|---|---:|---:|---:|---:|---|"]
     for row in sections["knuth"]:
         _, solutions, programs = KNUTH[row.label]
         theirs = ", ".join(f"{p.upper()} {shown(row, row.cells[p.upper()], 'cpu', ratio=False)}"
                            for p in programs if p.upper() in row.cells) or "not run"
         out.append(f"| {row.label}: {solutions:,} solutions | "
                    + " | ".join(shown(row, row.cells.get(n), "cpu", ratio=False)
-                                for n in ("dlx", "dlx engine=dlx", "dlx engine=cells"))
+                                for n in ("dlx", "dlx engine=dlx", "dlx engine=cells", "dlx engine=compact"))
                    + f" | {theirs} |")
     out += ["", "## Wall time of the same runs", "",
             *table(sections["sudoku"], names, "puzzles (per wall-second)", "wall"), "",

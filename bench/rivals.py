@@ -109,9 +109,12 @@ _ENGINE_BATCHES: dict = {}
 
 
 def engine_counter(engine: str) -> Callable:
-    """Counting with one engine by name; None where it cannot state the problem (cells: bounds)."""
+    """Counting with one engine by name; None where it cannot take the problem (cells: bounds;
+    compact: bounds and its limits)."""
     def counter(problem) -> Callable[[float], int] | None:
-        if engine == "cells" and problem.bounds is not None:
+        from dlx import engines
+        if engines.get(engine).machines and all(m.refusal(problem.engine_input) for m in
+                                               engines.get(engine).machines):
             return None
         problem.count(max_nodes=0, engine=engine)
         return lambda deadline: problem.count(engine=engine)
@@ -317,6 +320,8 @@ RIVALS = [
           engine_sudoku("dlx"), engine_counter("dlx"), True),
     Rival("dlx engine=cells", "numba-dlx", "numba, this project: dancing cells (SSXC1, SSXCC) by name",
           engine_sudoku("cells"), engine_counter("cells"), True),
+    Rival("dlx engine=compact", "numba-dlx", "numba, this project: the compact engine (words, no undo) by name",
+          engine_sudoku("compact"), engine_counter("compact"), True),
     # xcover's search is a numba generator; numba never frees one left unfinished (numba issues #1278,
     # #6993), as at limit 1: about 75 kB each, and the process slows as they pile up
     Rival("xcover", "xcover", "numba, Knuth's dancing cells", xcover_sudoku, xcover_counter, True, leaks=True),

@@ -313,6 +313,62 @@ def select(o, C):
 
 
 @njit(cache=True, nogil=True)
+def take(o, C):
+    """:func:`select` without keeping ``single`` or looking for dead ends: for many options taken
+    at once (a batch row's givens), after which :func:`recount` makes ``single`` exact. Returns the
+    updates."""
+    mask, n1 = C.mask, C.n1
+    opt_start, opt_items, opt_bit, opt_clr = C.opt_start, C.opt_items, C.opt_bit, C.opt_clr
+    item_start, item_opts, item_clr = C.item_start, C.item_opts, C.item_clr
+    coloured = opt_clr.size > 0
+    spare, every = C.spare, C.every
+    updates = 0
+    for k in range(opt_start[o], opt_start[o + ONE]):
+        i = opt_items[k]
+        m = mask[i]
+        c = 0
+        if i >= n1:
+            if m & spare == 0:
+                continue          # covered by an option of o's colour
+            m ^= spare
+            if coloured:
+                c = opt_clr[k]
+        updates += 1
+        while m != 0:
+            q = item_start[i] + lowest_bit(m)
+            m &= m - ONE
+            if c != 0 and item_clr[q] == c:
+                continue
+            p = item_opts[q]
+            updates += 1
+            for e in range(opt_start[p], opt_start[p + ONE]):
+                j = opt_items[e]
+                if j != i or c != 0:
+                    mask[j] &= ~opt_bit[e]
+        if i < n1:
+            mask[i] = every
+        elif c == 0:
+            mask[i] = 0
+        else:
+            mask[i] &= ~spare
+    return updates
+
+
+@njit(cache=True, nogil=True)
+def recount(C):
+    """Make ``single`` exact again (after :func:`take`): the uncovered primary items with one live
+    option. One pass over the primary items."""
+    mask, n_items, shift = C.mask, C.n_items, C.shift
+    low = (ONE << shift) - ONE
+    for k in range(n_items, mask.size):
+        mask[k] = 0
+    for i in range(C.n1):
+        w = mask[i]
+        if w != 0 and w & (w - ONE) == 0:
+            mask[n_items + (i >> shift)] |= ONE << (i & low)
+
+
+@njit(cache=True, nogil=True)
 def search(C, choice, itm, saved, stack, state, want, max_nodes, work, early, out, ends):
     """Run until ``want`` more solutions have been visited, the tree is exhausted, the node count
     reaches ``max_nodes``, ``state[STOP]`` is set, about ``work`` updates are spent, or the save
@@ -564,8 +620,10 @@ def solve_batch(C, G, R, rows, limit, max_nodes, work, where, choice, itm, saved
                 if x == NO_NODE or not is_live(x - ONE, C):
                     status[r] = st.INVALID
                     break
-                spent += select(x - ONE, C)[0]
+                spent += take(x - ONE, C)
                 answers[r, j] = rows[r, j]
+            if status[r] == st.SOLVED:
+                recount(C)
             if status[r] == st.SOLVED and covers_all(C):
                 counts[r] = 1     # the selected options cover everything already
             elif status[r] == st.SOLVED and limit > 0:
@@ -604,7 +662,7 @@ def _take_unit(u, units, unit_ends, row, G, C):
         o = G.group_start[j] + row[j] - 1
         if not is_live(o, C):
             return False
-        select(o, C)
+        take(o, C)
     return True
 
 
@@ -613,6 +671,7 @@ def _count2(C, choice, itm, saved, stack, state, budget):
     """Solutions of what is taken, up to 2, within ``budget`` nodes (2 when it runs out: not proven
     unique). The words are left as the search leaves them."""
     state[:] = 0
+    recount(C)
     none = np.zeros(0, np.int32)
     found = search(C, choice, itm, saved, stack, state, 2, budget, np.int64(1) << 62, True, none, none)
     return 2 if state[PHASE] == st.MAX_NODES else found
@@ -641,7 +700,7 @@ def reduce_row(C, G, row, units, unit_ends, keep, minimal, budget, choice, itm, 
             if not is_live(o, C):
                 clash = True
             else:
-                select(o, C)
+                take(o, C)
     sizes = np.zeros(n_units, np.int64)
     if not clash:
         for u in range(n_units - 1, -1, -1):
