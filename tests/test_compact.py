@@ -5,7 +5,7 @@ reduction, the structure check at every pause) is tests/test_engines.py's."""
 import numpy as np
 import pytest
 from hypothesis import given, settings
-from naive import algorithm_m, algorithm_x
+from naive import Counts, Tally, algorithm_m, algorithm_x
 from support import EXAMPLES, SHARED_DLX, mcc_problems, small_problems
 
 from dlx import Batch, ExactCover, problems, read_dlx
@@ -13,10 +13,6 @@ from dlx.engines import compact
 from dlx.status import INVALID
 
 pytestmark = pytest.mark.filterwarnings("ignore::dlx.ProblemWarning")
-
-
-class Counts:
-    nodes = updates = cleansings = 0
 
 
 @settings(max_examples=300, deadline=None)
@@ -36,7 +32,7 @@ def test_the_choices_and_nodes_are_dlx1s(problem):
 @given(mcc_problems())
 def test_with_colours_the_choices_and_nodes_are_dlx2s(problem):
     primary, secondary, options, _ = problem
-    counts = Counts()
+    counts = Tally()
     expected = list(algorithm_m(options, primary, secondary, None, counts))
     ec = ExactCover(options, primary=primary, secondary=secondary)
     assert list(ec.solutions(engine="compact")) == expected
