@@ -59,6 +59,9 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         if split and args.trace:
             print("dlx: error: --trace follows one search; it takes no --jobs or --dask", file=sys.stderr)
             return ERROR
+        if args.memo or args.zdd is not None:
+            run = "memo"
+            return _memo(problem, args, draw, shown)
         try:
             problem.count(max_nodes=1, engine=args.engine)      # loads the kernel before the clock starts
             if split:
@@ -108,6 +111,8 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             sys.stderr.write("\n")         # a trace line cut short by the interrupt
         if run is None:
             done = "before the search began"
+        elif run == "memo":
+            done = "(the memoised search stopped)"
         elif isinstance(run, Search):
             done = _so_far(run, None if args.count else printed[0])
         else:
@@ -124,6 +129,51 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         print(f"dlx: the budget of {args.max_nodes} nodes ran out: the search is incomplete "
               f"({stats.solutions} solutions so far)", file=sys.stderr)
         return OUT_OF_NODES
+    return 0
+
+
+def _memo(problem: ExactCover, args: argparse.Namespace, draw: Draw | None, shown: int | None) -> int:
+    """``--memo`` and ``--zdd OUT``: the ZDD of every solution (:meth:`ExactCover.zdd`), then its
+    count, its solutions or its file."""
+    from .memo import TooLarge
+    refused = [flag for flag, given in (("--jobs", args.jobs != 1), ("--dask", args.dask is not None),
+                                        ("--trace", args.trace), ("--seed", args.seed is not None))
+               if given]
+    if refused:
+        print(f"dlx: error: the memoised search (--memo, --zdd) runs one thread in the file's order; "
+              f"it takes no {', '.join(refused)}", file=sys.stderr)
+        return ERROR
+    try:
+        zdd = problem.zdd(engine=args.engine, max_nodes=args.max_nodes)
+    except ValueError as e:
+        print(f"dlx: error: {args.file}: --engine {args.engine}: {e}", file=sys.stderr)
+        return ERROR
+    except TooLarge as e:
+        print(f"dlx: error: {args.file}: {e} (--max-nodes)", file=sys.stderr)
+        return ERROR
+    found = zdd.count()
+    if args.zdd is not None:
+        if args.zdd == "-":
+            zdd.write(sys.stdout)
+        else:
+            try:
+                zdd.write(args.zdd)
+            except OSError as e:
+                raise ProblemError(f"{args.zdd}: cannot write: {e.strerror or e}") from e
+    if args.count or args.zdd is not None:
+        print(found, file=sys.stderr if args.zdd == "-" else sys.stdout)
+    else:
+        printed = [0]
+        wanted = found if args.limit is None else min(found, args.limit)
+        cut = wanted if shown is None else min(wanted, shown)
+        print_solutions(problem, itertools.islice(zdd.solutions(), cut), args.format, draw, printed)
+        _summary(wanted, printed[0])
+    sys.stdout.flush()
+    if args.stats:
+        s = zdd.stats
+        assert s is not None
+        print(f"Altogether {found} solution{'' if found == 1 else 's'}, {s.states} states, {s.hits} hits, "
+              f"{s.zdd_nodes} ZDD nodes, {s.bytes} bytes, {s.seconds:.3f} seconds, memo.", file=sys.stderr)
     return 0
 
 
@@ -245,7 +295,8 @@ def _parser() -> argparse.ArgumentParser:
         epilog="examples:\n" + "".join(f"  {example}\n" for example in (
             "dlx problem.dlx", "dlx < problem.dlx --count", "dlx queens 12", "dlx queens 12 --count --stats",
             "dlx queens 8 --all", "dlx langford 12 --limit 1", "dlx pentominoes 6x10 --limit 1",
-            "dlx problem.dlx --format json | head")) + "\nexit status:\n" + "".join(
+            "dlx problem.dlx --format json | head", "dlx dominoes 12x12 --count --memo",
+            "dlx problem.dlx --zdd problem.zdd")) + "\nexit status:\n" + "".join(
             f"  {code:<4} {meaning}\n" for code, meaning in (
                 (0, "the search is done"), (ERROR, "a bad file or problem, or an engine that cannot take it"),
                 (USAGE, "a usage error (a bad flag or value)"),
@@ -283,6 +334,13 @@ def _parser() -> argparse.ArgumentParser:
                         help="print every step on stderr, as Knuth's programs do with v2: each item "
                              "chosen with its number of options, each option tried (k of t), dead "
                              "ends, solutions and backtracks (engine dlx, no colours or bounds)")
+    parser.add_argument("--memo", action="store_true",
+                        help="search with a memo of every subproblem solved (Knuth's DLX6): a ZDD of "
+                             "all solutions, so --count can count far more than any search lists "
+                             "(domino tilings of 16x16: two seconds); --max-nodes bounds its nodes")
+    parser.add_argument("--zdd", metavar="OUT",
+                        help="write the ZDD of all solutions to OUT (- for standard output) in the text "
+                             "format of Knuth's DLX6 and ZDDREAD, and print the count (implies --memo)")
     parser.add_argument("--stats", action="store_true",
                         help="print solutions, updates (cleansings), nodes and seconds on stderr, as "
                              "Knuth's programs do")

@@ -18,7 +18,8 @@ from . import engines
 
 if TYPE_CHECKING:
     from . import parallel
-from .checks import whole
+    from .zdd import ZDD
+from .checks import check_count, whole
 from .matrix import matrix_options
 from .search import Search, SearchStats
 
@@ -389,7 +390,7 @@ class ExactCover:
 
     def count(self, limit: int | None = None, *, max_nodes: int | None = None,
               engine: str = engines.DEFAULT, seed: int | None = None, jobs: int | None = 1,
-              client: Any = None) -> int:
+              client: Any = None, memo: bool = False) -> int:
         """The number of solutions; counting stops at ``limit`` solutions or ``max_nodes`` search
         nodes. ``stats`` tells what it cost and whether the count is complete. With ``jobs``
         threads (None: one per core) or a Dask ``client``, the search is split (see
@@ -404,12 +405,57 @@ class ExactCover:
         ('max_nodes', 1000)
         >>> queens.count(), queens.stats.status
         (724, 'complete')
+
+        ``memo=True`` counts through the ZDD of :meth:`zdd` (``max_nodes`` then bounds its nodes):
+        every subproblem is solved once, so a count can be far beyond what any search visits.
+
+        >>> problems.dominoes(12, 12).count(memo=True)
+        53060477521960000
         """
+        if memo:
+            if limit is not None or seed is not None or client is not None:
+                raise ValueError("count(memo=True) counts every solution: it takes no limit, seed or client")
+            return self.zdd(engine=engine, max_nodes=max_nodes, jobs=jobs).count()
         if _split(jobs, client):
             return self._parallel(jobs, client, limit=limit, max_nodes=max_nodes, engine=engine,
                                   seed=seed).count
         with Search(self, limit=limit, max_nodes=max_nodes, engine=engine, seed=seed) as run:
             return run.count()
+
+    def zdd(self, *, engine: str = engines.DEFAULT, max_nodes: int | None = None,
+            max_bytes: int | None = None, jobs: int | None = 1) -> ZDD:
+        """A ZDD of all the solutions (:class:`dlx.zdd.ZDD`), built by a memoised search
+        (:mod:`dlx.memo`, Knuth's DLX6): exact counts of any size, the solutions in order, ranks,
+        uniform samples, Knuth's file format.
+
+        >>> from dlx import problems
+        >>> z = problems.dominoes(8, 8).zdd()
+        >>> z.count()
+        12988816
+        >>> z.stats.states < 20_000
+        True
+
+        The search keys each subproblem by the items left to cover (with the colours given to
+        secondary items and what each primary item may still take), stored whole, and solves each
+        once. It chooses items as Dancing Links do, so ``engine`` is ``"auto"`` or ``"dlx"``.
+        ``max_nodes`` bounds the ZDD's nodes and ``max_bytes`` the memory of the memo and the ZDD
+        together (default: half the machine's memory); past either it raises
+        :class:`dlx.memo.TooLarge`, a MemoryError that says which. ``jobs``: one thread (others
+        are refused). Cost: each state once, times the options tried there.
+        """
+        from . import memo, zdd
+        engines.get(engine)
+        if engine not in ("auto", "dlx"):
+            raise ValueError(f"the memoised search chooses items as Dancing Links do: engine must be "
+                             f"'auto' or 'dlx', not {engine!r}")
+        if jobs != 1:
+            raise ValueError(f"the memoised search runs in one thread: jobs must be 1, not {jobs!r}")
+        nodes = check_count(max_nodes, "max_nodes", 1)
+        room = memo.default_bytes() if max_bytes is None else whole(max_bytes, "max_bytes", 1)
+        memo.warm()
+        builder = memo.Builder(self.engine_input, max_nodes=nodes, max_bytes=room)
+        root, stats = builder.run()
+        return zdd.ZDD(*builder.zdd_arrays(), root, stats)
 
     def _parallel(self, jobs: int | None, client: Any, **how: Any) -> parallel.Result:
         from . import parallel

@@ -289,6 +289,40 @@ def packing(rows: int, cols: int, pieces: Mapping[str, Sequence[tuple[int, int]]
     return ExactCover(options, primary=cells + list(pieces), bounds=cast(dict[Hashable, int], dict(copies)))
 
 
+def dominoes(rows: int, cols: int) -> ExactCover:
+    """Tile a ``rows`` x ``cols`` board with dominoes: the cells ``RC`` are the items, each
+    placement of a domino an option (across first, row by row). The 8x8 board has 12,988,816
+    tilings (OEIS A004003), too many to list but few ZDD nodes (:meth:`ExactCover.zdd`).
+
+    >>> dominoes(2, 3).count(), dominoes(4, 4).count()
+    (3, 36)
+    """
+    rows, cols = whole(rows, "rows", 1), whole(cols, "cols", 1)
+    cell = [[f"{_name(r)}{_name(c)}" for c in range(cols)] for r in range(rows)]
+    options = []
+    for r in range(rows):
+        for c in range(cols):
+            if c + 1 < cols:
+                options.append([cell[r][c], cell[r][c + 1]])
+            if r + 1 < rows:
+                options.append([cell[r][c], cell[r + 1][c]])
+    return ExactCover(options, primary=[name for row in cell for name in row])
+
+
+def latin_squares(n: int) -> ExactCover:
+    """The Latin squares of order ``n`` as exact cover: an option per cell and symbol,
+    ``rRC cRS xCS`` (cell filled, symbol once in its row, once in its column). Order 4 has 576,
+    order 5 161,280 (OEIS A002860).
+
+    >>> latin_squares(3).count()
+    12
+    """
+    n = whole(n, "n", 1)
+    options = [[f"r{_name(r)}{_name(c)}", f"c{_name(r)}{_name(s)}", f"x{_name(c)}{_name(s)}"]
+               for r in range(n) for c in range(n) for s in range(n)]
+    return ExactCover(options)
+
+
 # --- Pictures of solutions, and the problems the ``dlx`` command runs by name
 
 
@@ -352,6 +386,22 @@ def draw_packing(problem: ExactCover, solution: Sequence[int]) -> str:
     return "\n".join("".join(cells.get((r, c), ".") for c in range(cols)) for r in range(rows))
 
 
+def draw_dominoes(problem: ExactCover, solution: Sequence[int]) -> str:
+    """A :func:`dominoes` tiling: ``-`` for a domino across, ``|`` for one down (each cell).
+
+    >>> print(draw_dominoes(dominoes(2, 3), dominoes(2, 3).first()))
+    --|
+    --|
+    """
+    cells: dict[tuple[int, ...], str] = {}
+    for k in solution:
+        first, second = (_split_name(str(name)) for name in problem.option(k))
+        cells[first] = cells[second] = "-" if first[0] == second[0] else "|"
+    rows = 1 + max(r for r, _ in cells)
+    cols = 1 + max(c for _, c in cells)
+    return "\n".join("".join(cells[r, c] for c in range(cols)) for r in range(rows))
+
+
 class Classic(NamedTuple):
     """A problem the ``dlx`` command runs by name: how to build it from its arguments, and how
     to draw a solution."""
@@ -369,6 +419,14 @@ def _box(args: list[str]) -> ExactCover:
     return pentominoes(int(rows), int(cols))
 
 
+def _board(args: list[str]) -> ExactCover:
+    text = args[0] if args else "8x8"
+    rows, _, cols = text.lower().partition("x")
+    if len(args) > 1 or not (rows.isdigit() and cols.isdigit() and int(rows) and int(cols)):
+        raise ValueError(f"dominoes take a board as RxC (8x8, 12x12), not {' '.join(args)!r}")
+    return dominoes(int(rows), int(cols))
+
+
 def _one_number(name: str, default: int, make: Callable[[int], ExactCover]) -> Callable[[list[str]], ExactCover]:
     def build(args: list[str]) -> ExactCover:
         if len(args) > 1 or (args and not args[0].isdigit()):
@@ -384,4 +442,5 @@ CLASSICS = {
     "langford": Classic(_one_number("langford", 7, langford), draw_langford,
                         "langford [N]: Langford pairs of 1..N, mirror images once (7)"),
     "pentominoes": Classic(_box, draw_packing, "pentominoes [RxC]: the twelve pentominoes in a box (6x10)"),
+    "dominoes": Classic(_board, draw_dominoes, "dominoes [RxC]: domino tilings of a board (8x8)"),
 }

@@ -1,0 +1,500 @@
+"""The memoised search: Algorithm X that remembers every subproblem it solved, and so builds a ZDD
+of all solutions (Knuth's DLX6, after Nishino, Yasuda, Minato and Nagata, "Dancing with decision
+diagrams", AAAI 2017).
+
+What is left to do below a node of the search depends only on which items are still to be
+covered: an option is still live exactly when none of its items is. So the search keys each node
+by that state and solves each state once; a second visit reuses the first one's answer, a node of
+the ZDD. The search tree folds into a diagram that can be exponentially smaller than the number of
+solutions (domino tilings of a 12x12 board: 53,060,477,521,960,000 of them).
+
+**The key** of a state is an array of 64-bit words holding one field per item, the whole of it
+stored in the memo (compared word by word on every lookup; the hash only picks the slot), so two
+different states never share an entry:
+
+* a primary item: how many more options may cover it (``hi`` minus its cover so far; 0 once it is
+  settled). One bit for an exact-cover item, ``hi.bit_length()`` bits with multiplicities.
+* a secondary item: 0 when no live option holds it any more (so it constrains nothing: covered,
+  or unused), 1 when it is free, ``1 + c`` when an option gave it colour ``c`` (the item's own
+  colours are numbered ``1..k``). Knuth's DLX6 keys secondary items the same way.
+
+**Branching**: the item chosen is DLX's (an unsettled primary item with the fewest live options,
+the first of ties; with multiplicities, the fewest beyond those it still needs), and its options
+are tried in order, as DLX1 and DLX2 try them. So without multiplicities the ZDD's solutions, read
+taking the option before the rest, come in the order DLX1 (DLX2) finds them. With multiplicities
+a node decides, option by option in the item's list, which of its options the solution takes
+(between what the item still needs and what it may still take), then settles the item: no later
+option may cover it. Every option taken thereby holds a settled item, so the live options are a
+function of the key again.
+
+**The ZDD** grows as the search backs out of a node whose options gave solutions: a chain of nodes
+``(option, lo, hi)`` in the order tried, ``hi`` the ZDD of the state after that option, ``lo`` the
+rest of the chain; options that led nowhere make no node, so every node's ``hi`` has a solution.
+
+The search is an iterative state machine whose state lives in arrays (:class:`Builder`), so it
+returns to Python every ``WORK`` options tried (where Ctrl-C is noticed), and whenever the ZDD or
+the memo needs more room: Python grows the arrays, after checking them against the caller's
+bounds (nodes, bytes), and calls it again.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from .engines.base import Options
+
+# The frame stack: one frame per node of the search (an item being decided), columns:
+ITEM, POS, SLOT, BASE, PHASE, OPTION, SAVED = range(7)
+FRAME = 7
+# A frame's phases: ENTER looks its state up and picks an item; SCAN tries the item's next live
+# option; TOOK puts that option back; CLOSED puts back the settled item; BUILD makes the chain.
+ENTER, SCAN, TOOK, CLOSED, BUILD = range(5)
+# Counters (``ctr``): frames in use, pending chain links, ZDD nodes (the sinks 0 and 1 included),
+# memo entries, memo hits, options tried, the result of the frame that ended last.
+SP, PTOP, NZDD, ENTRIES, HITS, TRIES, RESULT = range(7)
+# What the kernel returns: finished, or why it paused.
+DONE, MORE_ZDD, MORE_MEMO, POLLED = range(4)
+#: The sinks: the empty family (no solution) and the family of the empty set (done).
+BOTTOM, TOP = 0, 1
+#: Options tried per kernel call, so that Ctrl-C is noticed within milliseconds.
+WORK = 1 << 18
+
+
+@njit(cache=True, nogil=True)
+def _hash(key: np.ndarray) -> np.uint64:
+    h = np.uint64(0x9E3779B97F4A7C15)
+    for w in range(key.size):
+        h ^= key[w]
+        h *= np.uint64(0xBF58476D1CE4E5B9)
+        h ^= h >> np.uint64(31)
+    return h
+
+
+@njit(cache=True, nogil=True)
+def _rehash(keys: np.ndarray, entries: int, table: np.ndarray) -> None:
+    """Put memo entries ``0..entries-1`` into an empty ``table`` (its size a power of 2)."""
+    mask = table.size - 1
+    for e in range(entries):
+        slot = np.int64(_hash(keys[e]) & np.uint64(mask))
+        while table[slot] != 0:
+            slot = (slot + 1) & mask
+        table[slot] = e + 1
+
+
+@njit(cache=True, nogil=True)
+def _run(opt_start, opt_items, opt_col, item_start, item_opts, item_col, lo, hi,
+         fword, fshift, fmask, blocked, length, r, sec, purifier, key,
+         frames, pend_opt, pend_node, zvar, zlo, zhi, keys, vals, table, ctr, work):
+    """Run the memoised search until it is done or must pause (see the module's docstring). Every
+    step that blocks or frees an option is spelled out here: the search calls leaves only (see
+    dlx.engines.base)."""
+    n1 = lo.size
+    nw = key.size
+    tmask = table.size - 1
+    zero = np.uint64(0)
+    while ctr[SP] > 0:
+        if work <= 0:
+            return POLLED
+        f = ctr[SP] - 1
+        phase = frames[f, PHASE]
+        result = -1
+        if phase == ENTER:
+            if ctr[ENTRIES] >= vals.size or 2 * (ctr[ENTRIES] + 1) > table.size:
+                return MORE_MEMO
+            slot = np.int64(_hash(key) & np.uint64(tmask))
+            found = -1
+            while table[slot] != 0:
+                e = table[slot] - 1
+                same = True
+                for w in range(nw):
+                    if keys[e, w] != key[w]:
+                        same = False
+                        break
+                if same:
+                    found = e
+                    break
+                slot = (slot + 1) & tmask
+            if found >= 0:
+                ctr[HITS] += 1
+                ctr[RESULT] = vals[found]
+                ctr[SP] -= 1
+                continue
+            e = ctr[ENTRIES]
+            ctr[ENTRIES] = e + 1
+            for w in range(nw):
+                keys[e, w] = key[w]
+            vals[e] = -1
+            table[slot] = e + 1
+            frames[f, SLOT] = e
+            best = -1
+            best_score = 1 << 62
+            for p in range(n1):
+                if r[p] > 0:
+                    need = lo[p] - (hi[p] - r[p])
+                    score = length[p] - (need if need > 0 else 0)
+                    if score < best_score:
+                        best, best_score = p, score
+                        if score < 0:
+                            break
+            if best < 0:
+                result = TOP
+            elif best_score < 0:
+                result = BOTTOM
+            else:
+                frames[f, ITEM] = best
+                frames[f, POS] = item_start[best]
+                frames[f, BASE] = ctr[PTOP]
+                frames[f, PHASE] = SCAN
+                continue
+        elif phase == SCAN:
+            p = frames[f, ITEM]
+            if r[p] == 0:                   # settled by the options taken: a new state
+                frames[f, PHASE] = ENTER
+                continue
+            pos = frames[f, POS]
+            end = item_start[p + 1]
+            while pos < end and blocked[item_opts[pos]] != 0:
+                pos += 1
+            if pos < end:
+                o = item_opts[pos]
+                frames[f, POS] = pos + 1
+                frames[f, OPTION] = o
+                frames[f, PHASE] = TOOK
+                ctr[TRIES] += 1
+                work -= 1
+                # take option o: it is used up, and each of its items loses a place (a primary
+                # item that can take no more, or a secondary item without colour, blocks its
+                # options; a colour blocks the item's options of other colours)
+                blocked[o] += 1
+                if blocked[o] == 1:
+                    for e2 in range(opt_start[o], opt_start[o + 1]):
+                        j = opt_items[e2]
+                        length[j] -= 1
+                        if length[j] == 0 and j >= n1:
+                            key[fword[j]] &= ~(fmask[j] << fshift[j])
+                for e in range(opt_start[o], opt_start[o + 1]):
+                    i = opt_items[e]
+                    c = opt_col[e]
+                    if i < n1:
+                        r[i] -= 1
+                        key[fword[i]] = (key[fword[i]] & ~(fmask[i] << fshift[i])) | (np.uint64(r[i]) << fshift[i])
+                        if r[i] != 0:
+                            continue
+                    elif c != 0 and sec[i] != 1:
+                        continue                    # already given this colour
+                    elif c != 0:
+                        sec[i] = 1 + c
+                        purifier[i] = o
+                    else:
+                        sec[i] = 0
+                    for q in range(item_start[i], item_start[i + 1]):
+                        if c != 0 and item_col[q] == c:
+                            continue
+                        o2 = item_opts[q]
+                        blocked[o2] += 1
+                        if blocked[o2] == 1:
+                            for e2 in range(opt_start[o2], opt_start[o2 + 1]):
+                                j = opt_items[e2]
+                                length[j] -= 1
+                                if length[j] == 0 and j >= n1:
+                                    key[fword[j]] &= ~(fmask[j] << fshift[j])
+                    if i >= n1:
+                        v = np.uint64(sec[i]) if length[i] > 0 else zero
+                        key[fword[i]] = (key[fword[i]] & ~(fmask[i] << fshift[i])) | (v << fshift[i])
+                g = f + 1
+                frames[g, ITEM] = p
+                frames[g, POS] = pos + 1
+                frames[g, SLOT] = -1
+                frames[g, BASE] = ctr[PTOP]
+                frames[g, PHASE] = SCAN
+                ctr[SP] += 1
+                continue
+            need = lo[p] - (hi[p] - r[p])
+            if need > 0:
+                frames[f, SAVED] = BOTTOM
+                frames[f, PHASE] = BUILD
+                continue
+            # settle the item: none of its options may be taken any more
+            frames[f, SAVED] = r[p]
+            r[p] = 0
+            key[fword[p]] &= ~(fmask[p] << fshift[p])
+            for q in range(item_start[p], item_start[p + 1]):
+                o2 = item_opts[q]
+                blocked[o2] += 1
+                if blocked[o2] == 1:
+                    for e2 in range(opt_start[o2], opt_start[o2 + 1]):
+                        j = opt_items[e2]
+                        length[j] -= 1
+                        if length[j] == 0 and j >= n1:
+                            key[fword[j]] &= ~(fmask[j] << fshift[j])
+            frames[f, PHASE] = CLOSED
+            g = f + 1
+            frames[g, ITEM] = p
+            frames[g, SLOT] = -1
+            frames[g, PHASE] = ENTER
+            ctr[SP] += 1
+            continue
+        elif phase == TOOK:
+            o = frames[f, OPTION]
+            for e in range(opt_start[o + 1] - 1, opt_start[o] - 1, -1):
+                i = opt_items[e]
+                c = opt_col[e]
+                if i < n1:
+                    if r[i] != 0:
+                        r[i] += 1
+                        key[fword[i]] = (key[fword[i]] & ~(fmask[i] << fshift[i])) | (np.uint64(r[i]) << fshift[i])
+                        continue
+                    r[i] = 1
+                    key[fword[i]] = (key[fword[i]] & ~(fmask[i] << fshift[i])) | (np.uint64(1) << fshift[i])
+                elif c != 0 and purifier[i] != o:
+                    continue
+                else:
+                    sec[i] = 1
+                    purifier[i] = -1
+                for q in range(item_start[i], item_start[i + 1]):
+                    if c != 0 and i >= n1 and item_col[q] == c:
+                        continue
+                    o2 = item_opts[q]
+                    blocked[o2] -= 1
+                    if blocked[o2] == 0:
+                        for e2 in range(opt_start[o2], opt_start[o2 + 1]):
+                            j = opt_items[e2]
+                            length[j] += 1
+                            if length[j] == 1 and j >= n1:
+                                key[fword[j]] = ((key[fword[j]] & ~(fmask[j] << fshift[j]))
+                                                 | (np.uint64(sec[j]) << fshift[j]))
+                if i >= n1:
+                    v = np.uint64(sec[i]) if length[i] > 0 else zero
+                    key[fword[i]] = (key[fword[i]] & ~(fmask[i] << fshift[i])) | (v << fshift[i])
+            blocked[o] -= 1
+            if blocked[o] == 0:
+                for e2 in range(opt_start[o], opt_start[o + 1]):
+                    j = opt_items[e2]
+                    length[j] += 1
+                    if length[j] == 1 and j >= n1:
+                        key[fword[j]] = ((key[fword[j]] & ~(fmask[j] << fshift[j]))
+                                         | (np.uint64(sec[j]) << fshift[j]))
+            if ctr[RESULT] != BOTTOM:
+                pend_opt[ctr[PTOP]] = o
+                pend_node[ctr[PTOP]] = ctr[RESULT]
+                ctr[PTOP] += 1
+            frames[f, PHASE] = SCAN
+            continue
+        elif phase == CLOSED:
+            p = frames[f, ITEM]
+            for q in range(item_start[p], item_start[p + 1]):
+                o2 = item_opts[q]
+                blocked[o2] -= 1
+                if blocked[o2] == 0:
+                    for e2 in range(opt_start[o2], opt_start[o2 + 1]):
+                        j = opt_items[e2]
+                        length[j] += 1
+                        if length[j] == 1 and j >= n1:
+                            key[fword[j]] = ((key[fword[j]] & ~(fmask[j] << fshift[j]))
+                                             | (np.uint64(sec[j]) << fshift[j]))
+            r[p] = frames[f, SAVED]
+            key[fword[p]] = (key[fword[p]] & ~(fmask[p] << fshift[p])) | (np.uint64(r[p]) << fshift[p])
+            frames[f, SAVED] = ctr[RESULT]
+            frames[f, PHASE] = BUILD
+            continue
+        else:       # BUILD: the chain of this node's options, the first one tried at its top
+            base = frames[f, BASE]
+            if ctr[NZDD] + ctr[PTOP] - base > zvar.size:
+                return MORE_ZDD
+            node = frames[f, SAVED]
+            for q in range(ctr[PTOP] - 1, base - 1, -1):
+                z = ctr[NZDD]
+                zvar[z] = pend_opt[q]
+                zlo[z] = node
+                zhi[z] = pend_node[q]
+                node = z
+                ctr[NZDD] = z + 1
+            ctr[PTOP] = base
+            result = node
+        # the frame is done with ``result``
+        if frames[f, SLOT] >= 0:
+            vals[frames[f, SLOT]] = result
+        ctr[RESULT] = result
+        ctr[SP] -= 1
+    return DONE
+
+
+class TooLarge(MemoryError):
+    """A memoised search that needs more ZDD nodes or memory than it may have. The message says
+    which bound, how far the search got, and what to do instead."""
+
+
+@dataclass(frozen=True)
+class MemoStats:
+    """What a memoised search did: ``states`` solved (memo entries), ``hits`` (states met again and
+    not searched), ``tries`` (options taken), ``zdd_nodes`` (nodes of the ZDD, sinks not counted),
+    ``bytes`` (the arrays of the memo and the ZDD at their largest), ``seconds`` (search time)."""
+
+    states: int
+    hits: int
+    tries: int
+    zdd_nodes: int
+    bytes: int
+    seconds: float
+
+
+#: Bytes the memo and the ZDD may take when the caller gives no bound: half the machine's memory.
+def default_bytes() -> int:
+    try:
+        import os
+        return int(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")) // 2
+    except (ValueError, OSError, AttributeError):
+        return 8 << 30
+
+
+def warm() -> None:
+    """Load the kernels (compile them the first time) so that a timed search times searching:
+    a memoised search of a problem of one option."""
+    if not _warmed:
+        Builder(Options(np.array([0, 1], np.int32), np.array([0], np.int32), None, None, 1, 1),
+                max_nodes=8, max_bytes=1 << 20).run()
+        _warmed.append(True)
+
+
+_warmed: list[bool] = []
+
+
+class Builder:
+    """One memoised search of a problem (``Options``, as the engines read it), from start to the
+    ZDD's arrays. ``max_nodes`` bounds the ZDD's nodes and ``max_bytes`` the memory of the memo
+    and the ZDD together; past either, :meth:`run` raises :class:`TooLarge`."""
+
+    def __init__(self, problem: Options, *, max_nodes: int, max_bytes: int) -> None:
+        self.max_nodes, self.max_bytes = max_nodes, max_bytes
+        n, n1 = problem.n_items, problem.n_primary
+        start = problem.start.astype(np.int64)
+        items = problem.items.astype(np.int64)
+        n_options = start.size - 1
+        bounds = np.ones((n1, 2), np.int64) if problem.bounds is None else problem.bounds.astype(np.int64)
+        self.lo, self.hi = np.ascontiguousarray(bounds[:, 0]), np.ascontiguousarray(bounds[:, 1])
+        # each secondary item's colours, numbered 1..k in order of first use
+        colours = np.zeros(items.size, np.int64) if problem.colours is None else problem.colours.astype(np.int64)
+        local = np.zeros(items.size, np.int64)
+        kinds = np.zeros(n, np.int64)
+        seen: dict[tuple[int, int], int] = {}
+        for e in np.flatnonzero(colours).tolist():
+            i, c = int(items[e]), int(colours[e])
+            code = seen.get((i, c))
+            if code is None:
+                kinds[i] += 1
+                code = seen[(i, c)] = int(kinds[i])
+            local[e] = code
+        self.opt_start, self.opt_items, self.opt_col = start, items, local
+        # each item's options, ascending, with the colour each gives the item
+        owner = np.repeat(np.arange(n_options, dtype=np.int64), np.diff(start))
+        order = np.lexsort((owner, items))
+        self.item_opts = owner[order]
+        self.item_col = local[order]
+        self.item_start = np.zeros(n + 1, np.int64)
+        np.cumsum(np.bincount(items, minlength=n), out=self.item_start[1:])
+        # the key's fields: widths, packed into words without straddling one
+        top = np.concatenate([self.hi, 1 + kinds[n1:]])
+        widths = [max(int(v).bit_length(), 1) for v in top.tolist()]
+        fword, fshift, word, used = [], [], 0, 0
+        for width in widths:
+            if used + width > 64:
+                word, used = word + 1, 0
+            fword.append(word)
+            fshift.append(used)
+            used += width
+        self.fword = np.array(fword, np.int64)
+        self.fshift = np.array(fshift, np.uint64)
+        self.fmask = np.array([(1 << w) - 1 for w in widths], np.uint64)
+        self.key = np.zeros(word + 1, np.uint64)
+        # the state: every option live, every primary item open, every secondary item free
+        self.blocked = np.zeros(n_options, np.int64)
+        self.blocked[np.diff(start) == 0] = 1       # options without a primary item
+        self.length = np.bincount(items, minlength=n).astype(np.int64)
+        self.r = self.hi.copy()
+        self.sec = np.ones(n, np.int64)
+        self.purifier = np.full(n, -1, np.int64)
+        for i in range(n):
+            value = self.r[i] if i < n1 else (1 if self.length[i] > 0 else 0)
+            self.key[self.fword[i]] |= np.uint64(value) << self.fshift[i]
+        depth = n_options + n1 + 2
+        self.frames = np.zeros((depth, FRAME), np.int64)
+        self.frames[0, PHASE] = ENTER
+        self.frames[0, SLOT] = -1
+        self.pend_opt = np.zeros(items.size + 1, np.int64)
+        self.pend_node = np.zeros(items.size + 1, np.int64)
+        first = min(1 << 12, max_nodes + 2)
+        self.zvar: np.ndarray = np.zeros(first, np.int32)
+        self.zlo: np.ndarray = np.zeros(first, np.int64)
+        self.zhi: np.ndarray = np.zeros(first, np.int64)
+        self.keys = np.zeros((1 << 10, self.key.size), np.uint64)
+        self.vals = np.zeros(1 << 10, np.int64)
+        self.table = np.zeros(1 << 12, np.int64)
+        self.ctr = np.zeros(7, np.int64)
+        self.ctr[SP] = 1
+        self.ctr[NZDD] = 2
+        self.peak = self.bytes()
+
+    def bytes(self) -> int:
+        """Bytes of the arrays that grow: the ZDD's, the memo's keys and values, its table."""
+        return sum(a.nbytes for a in (self.zvar, self.zlo, self.zhi, self.keys, self.vals, self.table))
+
+    def run(self) -> tuple[int, MemoStats]:
+        """Search to the end; the root of the ZDD (a node of ``zvar``/``zlo``/``zhi``, or a sink)
+        and the statistics. Raises :class:`TooLarge` past a bound; Ctrl-C stops it within
+        ``WORK`` options tried (KeyboardInterrupt)."""
+        started = time.perf_counter()
+        while True:
+            why = _run(self.opt_start, self.opt_items, self.opt_col, self.item_start, self.item_opts,
+                       self.item_col, self.lo, self.hi, self.fword, self.fshift, self.fmask, self.blocked,
+                       self.length, self.r, self.sec, self.purifier, self.key, self.frames, self.pend_opt,
+                       self.pend_node, self.zvar, self.zlo, self.zhi, self.keys, self.vals, self.table,
+                       self.ctr, WORK)
+            if why == DONE:
+                break
+            if why == MORE_ZDD:
+                self._grow_zdd()
+            elif why == MORE_MEMO:
+                self._grow_memo()
+        n = int(self.ctr[NZDD])
+        stats = MemoStats(int(self.ctr[ENTRIES]), int(self.ctr[HITS]), int(self.ctr[TRIES]), n - 2,
+                          self.peak, time.perf_counter() - started)
+        return int(self.ctr[RESULT]), stats
+
+    def zdd_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        n = int(self.ctr[NZDD])
+        return self.zvar[:n].copy(), self.zlo[:n].copy(), self.zhi[:n].copy()
+
+    def _grow_zdd(self) -> None:
+        base = int(self.frames[int(self.ctr[SP]) - 1, BASE])
+        want = int(self.ctr[NZDD]) + int(self.ctr[PTOP]) - base
+        if want - 2 > self.max_nodes:
+            raise TooLarge(f"the ZDD needs more than max_nodes={self.max_nodes:,} nodes (after "
+                           f"{int(self.ctr[ENTRIES]):,} states); give a larger max_nodes, or count "
+                           "without the memo")
+        size = min(max(2 * self.zvar.size, want), self.max_nodes + 2)
+        self._check_bytes(20 * (size - self.zvar.size))
+        self.zvar, self.zlo, self.zhi = (np.resize(a, size) for a in (self.zvar, self.zlo, self.zhi))
+        self.peak = max(self.peak, self.bytes())
+
+    def _grow_memo(self) -> None:
+        entries = int(self.ctr[ENTRIES])
+        if entries >= self.vals.size:
+            size = 2 * self.vals.size
+            self._check_bytes((size - self.vals.size) * (8 + 8 * self.key.size))
+            keys = np.zeros((size, self.key.size), np.uint64)
+            keys[:entries] = self.keys[:entries]
+            self.keys, self.vals = keys, np.resize(self.vals, size)
+        if 2 * (entries + 1) > self.table.size:
+            self._check_bytes(8 * self.table.size)
+            self.table = np.zeros(2 * self.table.size, np.int64)
+            _rehash(self.keys, entries, self.table)
+        self.peak = max(self.peak, self.bytes())
+
+    def _check_bytes(self, more: int) -> None:
+        if self.bytes() + more > self.max_bytes:
+            raise TooLarge(f"the memo and the ZDD need more than max_bytes={self.max_bytes:,} bytes "
+                           f"(after {int(self.ctr[ENTRIES]):,} states and {int(self.ctr[NZDD]) - 2:,} "
+                           "ZDD nodes); give a larger max_bytes, or count without the memo")
