@@ -23,14 +23,16 @@ if TYPE_CHECKING:       # what a type checker sees: the names _WHERE loads on fi
     from .search import Search as Search
     from .search import SearchStats as SearchStats
     from .status import Status as Status
+    from .zdd import ZDD as ZDD
 
 #: The public names and the modules they live in, loaded on first use (see ``_lazy``).
 _WHERE = {"__version__": "dlx._version", "Batch": "batch", "BatchResult": "batch",
           "ENGINES": "engines", "ExactCover": "model", "ProblemError": "model",
           "ProblemWarning": "model", "Search": "search", "SearchStats": "search",
-          "Status": "status", "read_dlx": "formats", "write_dlx": "formats"}
+          "Status": "status", "ZDD": "zdd", "read_dlx": "formats", "write_dlx": "formats"}
 #: Submodules a user reaches as attributes (``dlx.problems.queens(8)``).
-_SUBMODULES = ("batch", "cli", "engines", "formats", "matrix", "model", "problems", "search", "status")
+_SUBMODULES = ("batch", "cli", "engines", "formats", "matrix", "memo", "model", "problems", "search", "status",
+               "zdd")
 
 __all__ = sorted(_WHERE, key=str.lower)
 __getattr__, __dir__ = loader(__name__, _WHERE, _SUBMODULES)

@@ -38,8 +38,10 @@ bounds (nodes, bytes), and calls it again.
 """
 from __future__ import annotations
 
+import os
 import time
-from dataclasses import dataclass
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, replace
 
 import numpy as np
 from numba import njit
@@ -59,6 +61,10 @@ SP, PTOP, NZDD, ENTRIES, HITS, TRIES, RESULT = range(7)
 DONE, MORE_ZDD, MORE_MEMO, POLLED = range(4)
 #: The sinks: the empty family (no solution) and the family of the empty set (done).
 BOTTOM, TOP = 0, 1
+#: A memo entry's value while its state is being searched, and for a state left to another thread.
+SEARCHING, FRONTIER = -1, -2
+#: No ceiling: every state is searched.
+NO_CEILING = 1 << 62
 #: Options tried per kernel call, so that Ctrl-C is noticed within milliseconds.
 WORK = 1 << 18
 
@@ -87,10 +93,11 @@ def _rehash(keys: np.ndarray, entries: int, table: np.ndarray) -> None:
 @njit(cache=True, nogil=True)
 def _run(opt_start, opt_items, opt_col, item_start, item_opts, item_col, lo, hi,
          fword, fshift, fmask, blocked, length, r, sec, purifier, key,
-         frames, pend_opt, pend_node, zvar, zlo, zhi, keys, vals, table, ctr, work):
+         frames, pend_opt, pend_node, zvar, zlo, zhi, keys, vals, table, ctr, work, ceiling):
     """Run the memoised search until it is done or must pause (see the module's docstring). Every
     step that blocks or frees an option is spelled out here: the search calls leaves only (see
-    dlx.engines.base)."""
+    dlx.engines.base). A new state met with ``ceiling`` frames or more below it is not searched
+    but marked ``FRONTIER`` in the memo, and counts as having no solution."""
     n1 = lo.size
     nw = key.size
     tmask = table.size - 1
@@ -119,15 +126,20 @@ def _run(opt_start, opt_items, opt_col, item_start, item_opts, item_col, lo, hi,
                 slot = (slot + 1) & tmask
             if found >= 0:
                 ctr[HITS] += 1
-                ctr[RESULT] = vals[found]
+                ctr[RESULT] = vals[found] if vals[found] >= 0 else BOTTOM
                 ctr[SP] -= 1
                 continue
             e = ctr[ENTRIES]
             ctr[ENTRIES] = e + 1
             for w in range(nw):
                 keys[e, w] = key[w]
-            vals[e] = -1
+            vals[e] = SEARCHING
             table[slot] = e + 1
+            if f >= ceiling:
+                vals[e] = FRONTIER
+                ctr[RESULT] = BOTTOM
+                ctr[SP] -= 1
+                continue
             frames[f, SLOT] = e
             best = -1
             best_score = 1 << 62
@@ -327,11 +339,16 @@ class TooLarge(MemoryError):
     which bound, how far the search got, and what to do instead."""
 
 
+class Stopped(Exception):
+    """A search stopped by :meth:`Builder.stop` (another thread's Ctrl-C)."""
+
+
 @dataclass(frozen=True)
 class MemoStats:
     """What a memoised search did: ``states`` solved (memo entries), ``hits`` (states met again and
     not searched), ``tries`` (options taken), ``zdd_nodes`` (nodes of the ZDD, sinks not counted),
-    ``bytes`` (the arrays of the memo and the ZDD at their largest), ``seconds`` (search time)."""
+    ``bytes`` (the arrays of the memo and the ZDD at their largest, summed over threads),
+    ``seconds`` (search time; wall time with threads), ``jobs`` (threads)."""
 
     states: int
     hits: int
@@ -339,12 +356,12 @@ class MemoStats:
     zdd_nodes: int
     bytes: int
     seconds: float
+    jobs: int = 1
 
 
-#: Bytes the memo and the ZDD may take when the caller gives no bound: half the machine's memory.
 def default_bytes() -> int:
+    """Bytes the memo and the ZDD may take when the caller gives no bound: half the machine's memory."""
     try:
-        import os
         return int(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")) // 2
     except (ValueError, OSError, AttributeError):
         return 8 << 30
@@ -365,10 +382,13 @@ _warmed: list[bool] = []
 class Builder:
     """One memoised search of a problem (``Options``, as the engines read it), from start to the
     ZDD's arrays. ``max_nodes`` bounds the ZDD's nodes and ``max_bytes`` the memory of the memo
-    and the ZDD together; past either, :meth:`run` raises :class:`TooLarge`."""
+    and the ZDD together; past either, :meth:`run` raises :class:`TooLarge`. ``key``: start from
+    the state with that key (a frontier state of another search) instead of the problem's start."""
 
-    def __init__(self, problem: Options, *, max_nodes: int, max_bytes: int) -> None:
+    def __init__(self, problem: Options, *, max_nodes: int, max_bytes: int, key: np.ndarray | None = None) -> None:
         self.max_nodes, self.max_bytes = max_nodes, max_bytes
+        self.ceiling = NO_CEILING
+        self.stopped = False
         n, n1 = problem.n_items, problem.n_primary
         start = problem.start.astype(np.int64)
         items = problem.items.astype(np.int64)
@@ -408,17 +428,35 @@ class Builder:
         self.fword = np.array(fword, np.int64)
         self.fshift = np.array(fshift, np.uint64)
         self.fmask = np.array([(1 << w) - 1 for w in widths], np.uint64)
-        self.key = np.zeros(word + 1, np.uint64)
-        # the state: every option live, every primary item open, every secondary item free
-        self.blocked = np.zeros(n_options, np.int64)
-        self.blocked[np.diff(start) == 0] = 1       # options without a primary item
-        self.length = np.bincount(items, minlength=n).astype(np.int64)
-        self.r = self.hi.copy()
-        self.sec = np.ones(n, np.int64)
+        self.n_words = word + 1
+        # the state: what each primary item may still take, each secondary item's colour (0: no
+        # live option, 1: free), and the live options, with each item's count of them
+        if key is None:
+            self.r = self.hi.copy()
+            self.sec = np.ones(n, np.int64)
+        else:
+            fields = ((key[self.fword] >> self.fshift) & self.fmask).astype(np.int64)
+            self.r = np.ascontiguousarray(fields[:n1])
+            self.sec = np.ones(n, np.int64)
+            self.sec[n1:] = fields[n1:]
+        entry_item = items
+        if items.size:
+            s_of = self.sec[entry_item]
+            fits = np.where(entry_item < n1, self.r[np.minimum(entry_item, max(n1 - 1, 0))] > 0,
+                            (s_of == 1) | ((local > 0) & (s_of == 1 + local)))
+        else:
+            fits = np.zeros(0, bool)
+        unfit = np.bincount(owner, weights=~fits, minlength=n_options) if items.size else np.zeros(n_options)
+        self.blocked = ((unfit > 0) | (np.diff(start) == 0)).astype(np.int64)
+        live_entries = self.blocked[owner] == 0
+        self.length = np.bincount(items[live_entries], minlength=n).astype(np.int64)
         self.purifier = np.full(n, -1, np.int64)
+        self.key = np.zeros(self.n_words, np.uint64)
+        values = np.concatenate([self.r, np.where(self.length[n1:] > 0, self.sec[n1:], 0)])
         for i in range(n):
-            value = self.r[i] if i < n1 else (1 if self.length[i] > 0 else 0)
-            self.key[self.fword[i]] |= np.uint64(value) << self.fshift[i]
+            self.key[self.fword[i]] |= np.uint64(values[i]) << self.fshift[i]
+        if key is not None and not np.array_equal(self.key, key):
+            raise AssertionError("a frontier state does not rebuild to its own key")
         depth = n_options + n1 + 2
         self.frames = np.zeros((depth, FRAME), np.int64)
         self.frames[0, PHASE] = ENTER
@@ -429,7 +467,7 @@ class Builder:
         self.zvar: np.ndarray = np.zeros(first, np.int32)
         self.zlo: np.ndarray = np.zeros(first, np.int64)
         self.zhi: np.ndarray = np.zeros(first, np.int64)
-        self.keys = np.zeros((1 << 10, self.key.size), np.uint64)
+        self.keys = np.zeros((1 << 10, self.n_words), np.uint64)
         self.vals = np.zeros(1 << 10, np.int64)
         self.table = np.zeros(1 << 12, np.int64)
         self.ctr = np.zeros(7, np.int64)
@@ -441,17 +479,42 @@ class Builder:
         """Bytes of the arrays that grow: the ZDD's, the memo's keys and values, its table."""
         return sum(a.nbytes for a in (self.zvar, self.zlo, self.zhi, self.keys, self.vals, self.table))
 
+    def stop(self) -> None:
+        """Ask :meth:`run` (in another thread) to end with :class:`Stopped` within ``WORK`` tries."""
+        self.stopped = True
+
+    def preload(self, zvar: np.ndarray, zlo: np.ndarray, zhi: np.ndarray, keys: np.ndarray,
+                nodes: np.ndarray) -> None:
+        """Start with these ZDD nodes (sinks included) and these states solved: state ``keys[k]``
+        is node ``nodes[k]``."""
+        self._check_bytes(20 * zvar.size + (16 + 8 * self.n_words) * keys.shape[0])
+        size = max(zvar.size, 1 << 12)
+        self.zvar, self.zlo, self.zhi = (np.resize(a, size) for a in (zvar, zlo, zhi))
+        self.ctr[NZDD] = zvar.size
+        entries = keys.shape[0]
+        room = 1 << max(10, (2 * entries).bit_length())
+        self.keys = np.zeros((room, self.n_words), np.uint64)
+        self.keys[:entries] = keys
+        self.vals = np.zeros(room, np.int64)
+        self.vals[:entries] = nodes
+        self.table = np.zeros(2 * room, np.int64)
+        _rehash(self.keys, entries, self.table)
+        self.ctr[ENTRIES] = entries
+        self.peak = max(self.peak, self.bytes())
+
     def run(self) -> tuple[int, MemoStats]:
         """Search to the end; the root of the ZDD (a node of ``zvar``/``zlo``/``zhi``, or a sink)
         and the statistics. Raises :class:`TooLarge` past a bound; Ctrl-C stops it within
-        ``WORK`` options tried (KeyboardInterrupt)."""
+        ``WORK`` options tried (KeyboardInterrupt), :meth:`stop` with :class:`Stopped`."""
         started = time.perf_counter()
         while True:
+            if self.stopped:
+                raise Stopped("stopped")
             why = _run(self.opt_start, self.opt_items, self.opt_col, self.item_start, self.item_opts,
                        self.item_col, self.lo, self.hi, self.fword, self.fshift, self.fmask, self.blocked,
                        self.length, self.r, self.sec, self.purifier, self.key, self.frames, self.pend_opt,
                        self.pend_node, self.zvar, self.zlo, self.zhi, self.keys, self.vals, self.table,
-                       self.ctr, WORK)
+                       self.ctr, WORK, self.ceiling)
             if why == DONE:
                 break
             if why == MORE_ZDD:
@@ -466,6 +529,11 @@ class Builder:
     def zdd_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         n = int(self.ctr[NZDD])
         return self.zvar[:n].copy(), self.zlo[:n].copy(), self.zhi[:n].copy()
+
+    def frontier(self) -> np.ndarray:
+        """The keys of the states a run under a ceiling left unsearched, in the order met."""
+        entries = int(self.ctr[ENTRIES])
+        return self.keys[:entries][self.vals[:entries] == FRONTIER].copy()
 
     def _grow_zdd(self) -> None:
         base = int(self.frames[int(self.ctr[SP]) - 1, BASE])
@@ -483,8 +551,8 @@ class Builder:
         entries = int(self.ctr[ENTRIES])
         if entries >= self.vals.size:
             size = 2 * self.vals.size
-            self._check_bytes((size - self.vals.size) * (8 + 8 * self.key.size))
-            keys = np.zeros((size, self.key.size), np.uint64)
+            self._check_bytes((size - self.vals.size) * (8 + 8 * self.n_words))
+            keys = np.zeros((size, self.n_words), np.uint64)
             keys[:entries] = self.keys[:entries]
             self.keys, self.vals = keys, np.resize(self.vals, size)
         if 2 * (entries + 1) > self.table.size:
@@ -498,3 +566,82 @@ class Builder:
             raise TooLarge(f"the memo and the ZDD need more than max_bytes={self.max_bytes:,} bytes "
                            f"(after {int(self.ctr[ENTRIES]):,} states and {int(self.ctr[NZDD]) - 2:,} "
                            "ZDD nodes); give a larger max_bytes, or count without the memo")
+
+
+#: Frontier states per thread that a split aims at: enough to even out unequal ones.
+TASKS_PER_JOB = 8
+#: The deepest ceiling a split tries before it settles for the frontier it has.
+MAX_CEILING = 24
+
+
+def build(problem: Options, *, max_nodes: int, max_bytes: int,
+          jobs: int = 1) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], int, MemoStats]:
+    """The ZDD's arrays, its root and the statistics of a memoised search of ``problem``, on
+    ``jobs`` threads.
+
+    With threads, a first run under a ceiling (raised until the frontier holds ``TASKS_PER_JOB``
+    states per thread) finds the states below the top of the search; the threads solve them, each
+    with a memo of its own (so a state below two frontier states may be solved twice, and the ZDD
+    is no smaller than one thread's); then the top is searched again with their answers in its
+    memo. The solutions, their order and the count are one thread's."""
+    if jobs == 1:
+        builder = Builder(problem, max_nodes=max_nodes, max_bytes=max_bytes)
+        root, stats = builder.run()
+        return builder.zdd_arrays(), root, stats
+    started = time.perf_counter()
+    for ceiling in range(1, MAX_CEILING + 1):
+        scout = Builder(problem, max_nodes=max_nodes, max_bytes=max_bytes)
+        scout.ceiling = ceiling
+        scout_root, scout_stats = scout.run()
+        frontier = scout.frontier()
+        if frontier.shape[0] == 0:      # the whole search lies above the ceiling: it is done
+            return scout.zdd_arrays(), scout_root, replace(scout_stats, jobs=jobs)
+        if frontier.shape[0] >= TASKS_PER_JOB * jobs:
+            break
+    running: dict[int, Builder] = {}
+    results: list = [None] * frontier.shape[0]
+    given_up = [False]
+
+    def solve(k: int) -> None:
+        if given_up[0]:
+            return
+        builder = running[k] = Builder(problem, max_nodes=max_nodes, max_bytes=max_bytes // jobs, key=frontier[k])
+        if given_up[0]:
+            builder.stop()
+        root, stats = builder.run()
+        results[k] = (root, stats, builder.zdd_arrays())
+        del running[k]          # its memo is no longer needed
+
+    pool = ThreadPoolExecutor(max_workers=jobs)
+    try:
+        for future in [pool.submit(solve, k) for k in range(frontier.shape[0])]:
+            future.result()
+    except BaseException:
+        given_up[0] = True
+        for builder in list(running.values()):
+            builder.stop()
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown()
+    # the threads' ZDDs side by side, each renumbered past the ones before it
+    parts_var, parts_lo, parts_hi, roots = [np.zeros(2, np.int32)], [np.zeros(2, np.int64)], [np.zeros(2, np.int64)], []
+    offset = 2
+    for root, _, (zvar, zlo, zhi) in results:
+        shift = offset - 2
+        parts_var.append(zvar[2:])
+        parts_lo.append(np.where(zlo[2:] >= 2, zlo[2:] + shift, zlo[2:]))
+        parts_hi.append(np.where(zhi[2:] >= 2, zhi[2:] + shift, zhi[2:]))
+        roots.append(root + shift if root >= 2 else root)
+        offset += zvar.size - 2
+    if offset - 2 > max_nodes:
+        raise TooLarge(f"the ZDD needs more than max_nodes={max_nodes:,} nodes; give a larger max_nodes, "
+                       "or count without the memo")
+    top = Builder(problem, max_nodes=max_nodes, max_bytes=max_bytes)
+    top.preload(np.concatenate(parts_var), np.concatenate(parts_lo), np.concatenate(parts_hi), frontier,
+                np.array(roots, np.int64))
+    root, last = top.run()
+    parts = [stats for _, stats, _ in results]
+    stats = MemoStats(last.states - len(roots) + sum(p.states for p in parts), last.hits + sum(p.hits for p in parts),
+                      last.tries + sum(p.tries for p in parts), int(top.ctr[NZDD]) - 2,
+                      top.peak + sum(p.bytes for p in parts), time.perf_counter() - started, jobs)
+    return top.zdd_arrays(), root, stats

@@ -440,22 +440,23 @@ class ExactCover:
         once. It chooses items as Dancing Links do, so ``engine`` is ``"auto"`` or ``"dlx"``.
         ``max_nodes`` bounds the ZDD's nodes and ``max_bytes`` the memory of the memo and the ZDD
         together (default: half the machine's memory); past either it raises
-        :class:`dlx.memo.TooLarge`, a MemoryError that says which. ``jobs``: one thread (others
-        are refused). Cost: each state once, times the options tried there.
+        :class:`dlx.memo.TooLarge`, a MemoryError that says which. ``jobs`` threads (None or 0: one
+        per core) solve the states below the top of the search apart (:func:`dlx.memo.build`): the
+        same solutions in the same order, a ZDD no smaller. Cost: each state once (with threads, at
+        most once per thread), times the options tried there.
         """
         from . import memo, zdd
         engines.get(engine)
         if engine not in ("auto", "dlx"):
             raise ValueError(f"the memoised search chooses items as Dancing Links do: engine must be "
                              f"'auto' or 'dlx', not {engine!r}")
-        if jobs != 1:
-            raise ValueError(f"the memoised search runs in one thread: jobs must be 1, not {jobs!r}")
+        from .checks import jobs as threads
+        workers = threads(jobs)
         nodes = check_count(max_nodes, "max_nodes", 1)
         room = memo.default_bytes() if max_bytes is None else whole(max_bytes, "max_bytes", 1)
         memo.warm()
-        builder = memo.Builder(self.engine_input, max_nodes=nodes, max_bytes=room)
-        root, stats = builder.run()
-        return zdd.ZDD(*builder.zdd_arrays(), root, stats)
+        arrays, root, stats = memo.build(self.engine_input, max_nodes=nodes, max_bytes=room, jobs=workers)
+        return zdd.ZDD(*arrays, root, stats)
 
     def _parallel(self, jobs: int | None, client: Any, **how: Any) -> parallel.Result:
         from . import parallel

@@ -10,10 +10,11 @@ from itertools import islice
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 from naive import brute_force_m
 from support import mcc_problems, small_problems
 
-from dlx import ExactCover, ProblemWarning, problems
+from dlx import ExactCover, ProblemWarning, checks, memo, problems
 from dlx.cli import main
 from dlx.memo import TooLarge
 from dlx.zdd import ZDD, ZDDError
@@ -69,6 +70,27 @@ def test_colours_and_bounds_give_brute_forces_solutions(problem):
     if not bounds:          # colours alone: DLX2's order
         assert found == list(ec.solutions(engine="dlx"))
     assert_sound(z)
+
+
+@settings(max_examples=100, deadline=None)
+@given(mcc_problems(max_options=12), st.integers(2, 3))
+def test_threads_give_one_threads_solutions(problem, jobs):
+    # one frontier state a thread is enough to split even these small problems
+    ec = build(*problem)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(memo, "TASKS_PER_JOB", 1)
+        z = ec.zdd(jobs=jobs)
+    one = ec.zdd()
+    assert list(z.solutions()) == list(one.solutions())
+    assert z.count() == one.count() and z.stats.jobs == checks.jobs(jobs)      # at most one per core
+    assert_sound(z)
+
+
+def test_threads_split_a_real_search():
+    one = problems.langford(8).zdd()
+    z = problems.langford(8).zdd(jobs=2)
+    assert list(z.solutions()) == list(one.solutions()) and z.count() == 150
+    assert z.size >= one.size               # each thread has its own memo
 
 
 # --- counts from the literature, beyond any search
@@ -215,8 +237,8 @@ def test_arguments_are_checked():
         ec.zdd(engine="cells")
     with pytest.raises(ValueError, match="unknown engine"):
         ec.zdd(engine="nope")
-    with pytest.raises(ValueError, match="jobs must be 1"):
-        ec.zdd(jobs=2)
+    with pytest.raises(ValueError, match="jobs must be a whole number"):
+        ec.zdd(jobs=1.5)
     with pytest.raises(ValueError, match="no limit, seed or client"):
         ec.count(5, memo=True)
     with pytest.raises(ValueError, match="max_nodes"):
