@@ -136,20 +136,20 @@ def _memo(problem: ExactCover, args: argparse.Namespace, draw: Draw | None, show
     """``--memo`` and ``--zdd OUT``: the ZDD of every solution (:meth:`ExactCover.zdd`), then its
     count, its solutions or its file."""
     from .memo import TooLarge
-    refused = [flag for flag, given in (("--jobs", args.jobs != 1), ("--dask", args.dask is not None),
-                                        ("--trace", args.trace), ("--seed", args.seed is not None))
-               if given]
+    refused = [flag for flag, given in (("--dask", args.dask is not None), ("--trace", args.trace),
+                                        ("--seed", args.seed is not None)) if given]
     if refused:
-        print(f"dlx: error: the memoised search (--memo, --zdd) runs one thread in the file's order; "
+        print(f"dlx: error: the memoised search (--memo, --zdd) runs on this machine in the file's order; "
               f"it takes no {', '.join(refused)}", file=sys.stderr)
         return ERROR
     try:
-        zdd = problem.zdd(engine=args.engine, max_nodes=args.max_nodes)
+        zdd = problem.zdd(engine=args.engine, max_nodes=args.max_nodes, jobs=args.jobs or None)
     except ValueError as e:
         print(f"dlx: error: {args.file}: --engine {args.engine}: {e}", file=sys.stderr)
         return ERROR
     except TooLarge as e:
-        print(f"dlx: error: {args.file}: {e} (--max-nodes)", file=sys.stderr)
+        flag = " (--max-nodes)" if "max_nodes" in str(e) else ""
+        print(f"dlx: error: {args.file}: {e}{flag}", file=sys.stderr)
         return ERROR
     found = zdd.count()
     if args.zdd is not None:

@@ -3,7 +3,7 @@ of all solutions (Knuth's DLX6, after Nishino, Yasuda, Minato and Nagata, "Danci
 diagrams", AAAI 2017).
 
 What is left to do below a node of the search depends only on which items are still to be
-covered: an option is still live exactly when none of its items is. So the search keys each node
+covered: an option is still live exactly when none of its items is covered. So the search keys each node
 by that state and solves each state once; a second visit reuses the first one's answer, a node of
 the ZDD. The search tree folds into a diagram that can be exponentially smaller than the number of
 solutions (domino tilings of a 12x12 board: 53,060,477,521,960,000 of them).

@@ -289,17 +289,19 @@ def packing(rows: int, cols: int, pieces: Mapping[str, Sequence[tuple[int, int]]
     return ExactCover(options, primary=cells + list(pieces), bounds=cast(dict[Hashable, int], dict(copies)))
 
 
-def dominoes(rows: int, cols: int) -> ExactCover:
+def dominoes(rows: int, cols: int, *, monomers: bool = False) -> ExactCover:
     """Tile a ``rows`` x ``cols`` board with dominoes: the cells ``RC`` are the items, each
     placement of a domino an option (across first, row by row). The 8x8 board has 12,988,816
-    tilings (OEIS A004003), too many to list but few ZDD nodes (:meth:`ExactCover.zdd`).
+    tilings (OEIS A004003), too many to list but few ZDD nodes (:meth:`ExactCover.zdd`). With
+    ``monomers``, a cell may also be a piece of its own (options ``RC`` first): monomer-dimer
+    tilings (OEIS A028420).
 
-    >>> dominoes(2, 3).count(), dominoes(4, 4).count()
-    (3, 36)
+    >>> dominoes(2, 3).count(), dominoes(4, 4).count(), dominoes(3, 3, monomers=True).count()
+    (3, 36, 131)
     """
     rows, cols = whole(rows, "rows", 1), whole(cols, "cols", 1)
     cell = [[f"{_name(r)}{_name(c)}" for c in range(cols)] for r in range(rows)]
-    options = []
+    options = [[name] for row in cell for name in row] if monomers else []
     for r in range(rows):
         for c in range(cols):
             if c + 1 < cols:
@@ -387,7 +389,8 @@ def draw_packing(problem: ExactCover, solution: Sequence[int]) -> str:
 
 
 def draw_dominoes(problem: ExactCover, solution: Sequence[int]) -> str:
-    """A :func:`dominoes` tiling: ``-`` for a domino across, ``|`` for one down (each cell).
+    """A :func:`dominoes` tiling: ``-`` for a domino across, ``|`` for one down (each cell), ``o``
+    for a monomer.
 
     >>> print(draw_dominoes(dominoes(2, 3), dominoes(2, 3).first()))
     --|
@@ -395,7 +398,11 @@ def draw_dominoes(problem: ExactCover, solution: Sequence[int]) -> str:
     """
     cells: dict[tuple[int, ...], str] = {}
     for k in solution:
-        first, second = (_split_name(str(name)) for name in problem.option(k))
+        places = [_split_name(str(name)) for name in problem.option(k)]
+        if len(places) == 1:
+            cells[places[0]] = "o"
+            continue
+        first, second = places
         cells[first] = cells[second] = "-" if first[0] == second[0] else "|"
     rows = 1 + max(r for r, _ in cells)
     cols = 1 + max(c for _, c in cells)

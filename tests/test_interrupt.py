@@ -57,6 +57,16 @@ def test_dlx_count_of_queens16_stops_on_sigint(tmp_path):
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_dlx_memo_count_stops_on_sigint(jobs):
+    # seconds of memoised search on one thread; the signal lands after the memo has grown twice
+    status, err = interrupt("dlx", ["dominoes", "18x18", "--count", "--memo", "--jobs", jobs],
+                            "dlx.memo:Builder._grow_memo", 3)
+    assert status == 130
+    assert err == "dlx: interrupted (the memoised search stopped)\n"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 @pytest.mark.parametrize("jobs, search", [("1", "dlx.search:Search.count"), ("2", "dlx.parallel:run")])
 def test_sudoku_count_of_an_empty_grid_stops_on_sigint_with_the_count_so_far(jobs, search):
     status, err = interrupt("sudoku", ["count", "-", "--jobs", jobs], search, stdin="." * 81 + "\n")

@@ -2,7 +2,9 @@
 order, DLX2's with colours) and as brute force with multiplicities; exact counts from the
 literature; ranks, uniform samples (chi-square), count by size; Knuth's file format both ways; the
 bounds on nodes and memory; the command."""
+import _thread
 import io
+import threading
 import warnings
 from collections import Counter
 from itertools import islice
@@ -93,6 +95,25 @@ def test_threads_split_a_real_search():
     assert z.size >= one.size               # each thread has its own memo
 
 
+def test_ctrl_c_stops_every_thread():
+    # the first frontier state's thread interrupts the main thread, which then stops the others
+    started = threading.Event()
+    real = memo.Builder.run
+
+    def run(self):
+        if threading.current_thread() is not threading.main_thread() and not started.is_set():
+            started.set()
+            _thread.interrupt_main()
+        return real(self)
+
+    before = threading.active_count()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(memo.Builder, "run", run)
+        with pytest.raises(KeyboardInterrupt):
+            problems.langford(11).zdd(jobs=2)
+    assert started.is_set() and threading.active_count() == before
+
+
 # --- counts from the literature, beyond any search
 
 
@@ -107,6 +128,13 @@ def test_domino_tilings_of_16x16_need_several_words():
     # A004003(8) > 2**64: the count carries across 64-bit words
     z = problems.dominoes(14, 14).zdd()
     assert z.count() == 112202208776036178000000
+
+
+def test_monomer_dimer_tilings_by_size():
+    # OEIS A028420 (3x3: 131), and by the number of pieces
+    z = problems.dominoes(3, 3, monomers=True).zdd()
+    assert z.count_by_size() == {5: 18, 6: 56, 7: 44, 8: 12, 9: 1}
+    assert problems.dominoes(4, 4, monomers=True).zdd().count() == 10012
 
 
 def test_latin_squares_of_order_5():
@@ -143,6 +171,7 @@ def chi_square(counts: Counter, cells: int, draws: int) -> float:
 
 
 @pytest.mark.parametrize("make", [lambda: problems.dominoes(4, 4),
+                                  lambda: problems.dominoes(3, 3, monomers=True),
                                   lambda: problems.packing(3, 4, {"O": problems.TETROMINOES["O"],
                                                                   "I": problems.TETROMINOES["I"],
                                                                   "L": problems.TETROMINOES["L"]},
@@ -272,8 +301,10 @@ def test_the_command_counts_and_writes(tmp_path, capsys):
 
 
 def test_the_command_refuses_what_the_memo_cannot_do(capsys):
-    assert main(["dominoes", "4x4", "--memo", "--jobs", "2"]) == 1
-    assert "takes no --jobs" in capsys.readouterr().err
+    assert main(["dominoes", "4x4", "--memo", "--seed", "2", "--trace"]) == 1
+    assert "takes no --trace, --seed" in capsys.readouterr().err
+    assert main(["dominoes", "4x4", "--count", "--memo", "--jobs", "2"]) == 0
+    assert capsys.readouterr().out == "36\n"
     assert main(["dominoes", "8x8", "--count", "--memo", "--max-nodes", "10"]) == 1
     assert "more than max_nodes=10 nodes" in capsys.readouterr().err
 

@@ -84,6 +84,8 @@ MAX_IDS = 1 << 16
 MAX_PER_ITEM = 63
 WORDS = (np.uint8, np.uint16, np.uint32, np.uint64)
 ONE = np.uint32(1)
+#: More than the bits of the widest word.
+WIDER = np.uint32(65)
 #: ``saved[level]`` of a forced level: it saved nothing.
 FORCED = -1
 #: The save stack starts with room for this many branching levels (at most what the deepest
@@ -443,7 +445,7 @@ def search(C, choice, itm, saved, stack, state, want, max_nodes, work, early, ou
                 continue
             # no word is empty: the first item with one live option, if any, is a least one;
             # else the first with two
-            t = np.uint32(every) + ONE
+            t = WIDER      # beyond any word's popcount (every + 1 wraps to 0 in uint32 without numba)
             for k in range(n_items, size):
                 if mask[k] != 0:
                     best = ((k - n_items) << shift) + lowest_bit(mask[k])
