@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import strategies as st
 from naive import is_exact_cover
@@ -105,6 +106,17 @@ def mcc_problems(draw, max_options: int = 10):
         hi = draw(st.integers(1, 3))
         bounds[item] = (draw(st.integers(0, hi)), hi)
     return primary, secondary, options, bounds
+
+
+@st.composite
+def matrices(draw):
+    """A random 0/1 matrix (rows are options) and how many of its last columns are secondary:
+    ``(m, secondary)``."""
+    rows = draw(st.integers(0, 12))
+    cols = draw(st.integers(1, 6))
+    cells = draw(st.lists(st.booleans(), min_size=rows * cols, max_size=rows * cols))
+    m = np.array(cells, dtype=np.int8).reshape(rows, cols)
+    return m, draw(st.integers(0, cols - 1))
 
 
 @st.composite

@@ -3,8 +3,8 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from hypothesis import example, given, settings
-from hypothesis import strategies as st
 from naive import Counts, algorithm_x, brute_force
+from support import matrices
 
 from dlx import ExactCover, ProblemError
 from dlx.engines import ENGINES
@@ -14,15 +14,6 @@ from dlx.engines import ENGINES
 pytestmark = pytest.mark.filterwarnings("ignore::dlx.ProblemWarning")
 
 FORMATS = ["csr", "csc", "coo", "lil", "dok", "bsr", "dia"]
-
-
-@st.composite
-def matrices(draw):
-    rows = draw(st.integers(0, 12))
-    cols = draw(st.integers(1, 6))
-    cells = draw(st.lists(st.booleans(), min_size=rows * cols, max_size=rows * cols))
-    m = np.array(cells, dtype=np.int8).reshape(rows, cols)
-    return m, draw(st.integers(0, cols - 1))
 
 
 def reference(m, secondary):

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from naive import brute_force_m
-from support import mcc_problems, small_problems
+from support import matrices, mcc_problems, small_problems
 
 from dlx import ExactCover, ProblemWarning, checks, memo, problems
 from dlx.cli import main
@@ -57,6 +57,16 @@ def test_plain_problems_give_dlx1s_solutions_in_its_order(problem):
     assert z.count() == len(expected) == ec.count(memo=True)
     assert [z.solution(k) for k in range(z.count())] == expected
     assert_sound(z)
+
+
+@settings(max_examples=100, deadline=None)
+@given(matrices())
+def test_matrices_give_dlx1s_solutions(matrix):
+    m, secondary = matrix
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ProblemWarning)
+        ec = ExactCover.from_matrix(m, secondary)
+    assert list(ec.zdd().solutions()) == list(ec.solutions(engine="dlx"))
 
 
 @settings(max_examples=300, deadline=None)
