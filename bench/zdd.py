@@ -1,12 +1,13 @@
 """Counting through the memo (a ZDD, Knuth's DLX6) beside counting by search, and beside xcover's
 ``covers_zdd``: CPU time (wall time for ``memo-2``, two threads), ZDD size and peak memory per row.
 
-    python bench/zdd.py [--rounds 3] [--only dominoes-8x8,langford-12] [--plain-limit 120]
+    python bench/zdd.py [--rounds 3] [--only dominoes-8x8,langford-12] [--plain-limit 120] [--knuth DLX6]
 
 Each measurement runs in a child process of its own (so its peak RSS is its own), with the kernels
 loaded before the clock starts; rounds take turns, and the table gives the median CPU time. A count
 that disagrees with the others is reported, never timed. ``--plain-limit`` skips plain counts
-expected to take longer (seconds, from a first try); xcover's rows need the bench extra.
+expected to take longer (seconds, from a first try); xcover's rows need the bench extra;
+``--knuth PATH`` adds Knuth's DLX6 (C, built outside the project from dlx6.w) beside each row.
 """
 from __future__ import annotations
 
@@ -65,6 +66,32 @@ print(json.dumps({"count": count, "seconds": seconds, "rss_mb": peak / 1024, "st
 """
 
 
+def measure_knuth(program: str, expression: str, timeout: float) -> dict | None:
+    """Knuth's DLX6 (a C program built from dlx6.w) on the same options written in his format: its
+    CPU time from the child's rusage, its count (64 bits: compared modulo 2**64) and ZDD nodes."""
+    import re
+    import resource
+    import tempfile
+
+    from dlx import problems, write_dlx  # noqa: F401 (problems: for the expression)
+    with tempfile.NamedTemporaryFile("w", suffix=".dlx", delete=False) as f:
+        write_dlx(eval(expression), f.name)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    try:
+        with open(f.name) as stdin:
+            done = subprocess.run([program], stdin=stdin, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    m = re.search(r"Altogether (\d+) solutions?,.* (\d+) ZDD nodes?", done.stderr)
+    if m is None:
+        print(f"dlx6 {expression}: {done.stderr[-500:]}", file=sys.stderr)
+        return None
+    seconds = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    return {"count": int(m[1]), "seconds": seconds, "zdd_nodes": int(m[2]) - 2, "rss_mb": after.ru_maxrss / 1024,
+            "start_mb": 0.0, "modulo": 2 ** 64}
+
+
 def measure(way: str, expression: str, timeout: float) -> dict | None:
     try:
         done = subprocess.run([sys.executable, "-c", CHILD, way, expression], capture_output=True, text=True,
@@ -81,6 +108,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--only", help="comma-separated rows: " + ", ".join(ROWS))
+    parser.add_argument("--knuth", metavar="DLX6",
+                        help="Knuth's dlx6 program (built from dlx6.w with ctangle): a row beside each memo row")
     parser.add_argument("--plain-limit", type=float, default=120.0,
                         help="seconds a plain count or xcover may take (a first try) before it is skipped")
     args = parser.parse_args()
@@ -90,10 +119,13 @@ def main() -> None:
     for _ in range(args.rounds):
         for name in names:
             expression, ways = ROWS[name]
-            for way in ways:
+            for way in ways + (("knuth",) if args.knuth else ()):
                 if (name, way) in skipped:
                     continue
-                got = measure(way, expression, args.plain_limit * 3 if way == "memo" else args.plain_limit)
+                if way == "knuth":
+                    got = measure_knuth(args.knuth, expression, args.plain_limit)
+                else:
+                    got = measure(way, expression, args.plain_limit * 3 if way == "memo" else args.plain_limit)
                 if got is None:
                     skipped.add((name, way))
                     continue
@@ -106,12 +138,13 @@ def main() -> None:
         if len(ours) > 1:
             print(f"| {name} | DISAGREE {sorted(ours)} | | | | | |")
             continue
-        for way in ROWS[name][1]:
+        for way in ROWS[name][1] + (("knuth",) if args.knuth else ()):
             rows = results.get((name, way))
             if not rows:
                 print(f"| {name} | | {way} | over {args.plain_limit:.0f} s (skipped) | | | |")
                 continue
-            wrong = {r["count"] for r in rows} - ours
+            modulo = rows[0].get("modulo")
+            wrong = {r["count"] for r in rows} - ({c % modulo for c in ours} if modulo else ours)
             if wrong:
                 print(f"| {name} | WRONG: {', '.join(f'{c:,}' for c in sorted(wrong))} | {way} | not timed | "
                       f"{rows[0].get('zdd_nodes', 0):,} | | |")

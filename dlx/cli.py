@@ -161,7 +161,8 @@ def _memo(problem: ExactCover, args: argparse.Namespace, draw: Draw | None, show
             except OSError as e:
                 raise ProblemError(f"{args.zdd}: cannot write: {e.strerror or e}") from e
     if args.count or args.zdd is not None:
-        print(found, file=sys.stderr if args.zdd == "-" else sys.stdout)
+        shown_count = found if args.limit is None else min(found, args.limit)
+        print(shown_count, file=sys.stderr if args.zdd == "-" else sys.stdout)
     else:
         printed = [0]
         wanted = found if args.limit is None else min(found, args.limit)

@@ -67,6 +67,9 @@ SEARCHING, FRONTIER = -1, -2
 NO_CEILING = 1 << 62
 #: Options tried per kernel call, so that Ctrl-C is noticed within milliseconds.
 WORK = 1 << 18
+#: Room the ZDD and the memo start with; each doubles when full.
+FIRST_NODES = 1 << 12
+FIRST_STATES = 1 << 10
 
 
 @njit(cache=True, nogil=True)
@@ -463,13 +466,13 @@ class Builder:
         self.frames[0, SLOT] = -1
         self.pend_opt = np.zeros(items.size + 1, np.int64)
         self.pend_node = np.zeros(items.size + 1, np.int64)
-        first = min(1 << 12, max_nodes + 2)
+        first = min(FIRST_NODES, max_nodes + 2)
         self.zvar: np.ndarray = np.zeros(first, np.int32)
         self.zlo: np.ndarray = np.zeros(first, np.int64)
         self.zhi: np.ndarray = np.zeros(first, np.int64)
-        self.keys = np.zeros((1 << 10, self.n_words), np.uint64)
-        self.vals = np.zeros(1 << 10, np.int64)
-        self.table = np.zeros(1 << 12, np.int64)
+        self.keys = np.zeros((FIRST_STATES, self.n_words), np.uint64)
+        self.vals = np.zeros(FIRST_STATES, np.int64)
+        self.table = np.zeros(4 * FIRST_STATES, np.int64)
         self.ctr = np.zeros(7, np.int64)
         self.ctr[SP] = 1
         self.ctr[NZDD] = 2
@@ -488,11 +491,11 @@ class Builder:
         """Start with these ZDD nodes (sinks included) and these states solved: state ``keys[k]``
         is node ``nodes[k]``."""
         self._check_bytes(20 * zvar.size + (16 + 8 * self.n_words) * keys.shape[0])
-        size = max(zvar.size, 1 << 12)
+        size = max(zvar.size, FIRST_NODES)
         self.zvar, self.zlo, self.zhi = (np.resize(a, size) for a in (zvar, zlo, zhi))
         self.ctr[NZDD] = zvar.size
         entries = keys.shape[0]
-        room = 1 << max(10, (2 * entries).bit_length())
+        room = max(FIRST_STATES, 1 << (2 * entries).bit_length())
         self.keys = np.zeros((room, self.n_words), np.uint64)
         self.keys[:entries] = keys
         self.vals = np.zeros(room, np.int64)

@@ -406,8 +406,10 @@ class ExactCover:
         >>> queens.count(), queens.stats.status
         (724, 'complete')
 
-        ``memo=True`` counts through the ZDD of :meth:`zdd` (``max_nodes`` then bounds its nodes):
-        every subproblem is solved once, so a count can be far beyond what any search visits.
+        ``memo=True`` counts through the ZDD of :meth:`zdd` (``max_nodes`` then bounds its nodes,
+        and ``jobs`` are its threads): every subproblem is solved once, so a count can be far
+        beyond what any search visits. ``stats`` is then left as it was; the ZDD's ``stats`` say
+        what the memoised search did.
 
         >>> problems.dominoes(12, 12).count(memo=True)
         53060477521960000

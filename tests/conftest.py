@@ -7,8 +7,8 @@ import pytest
 from hypothesis import HealthCheck, settings
 from support import SHARED_DLX
 
-from dlx import batch, search
-from dlx.engines import cells, dlx1, dlx3
+from dlx import batch, memo, search
+from dlx.engines import cells, compact, dlx1, dlx3
 
 #: No hypothesis check reads a clock: a deadline per example, or the health check on how long
 #: drawing examples takes, would fail a test on a loaded machine for the machine's sake.
@@ -54,6 +54,11 @@ def small_tunables():
     patch.setattr(cells, "STACK_START", 2)
     patch.setattr(cells, "STACK_LEVELS", 1)
     patch.setattr(search, "WORK", 5)
+    patch.setattr(compact, "STACK_START", 2)
+    patch.setattr(compact, "STACK_LEVELS", 1)
+    patch.setattr(memo, "WORK", 3)
+    patch.setattr(memo, "FIRST_NODES", 3)
+    patch.setattr(memo, "FIRST_STATES", 1)
     patch.setattr(batch, "WORK", 5)
     yield
     patch.undo()

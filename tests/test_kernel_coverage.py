@@ -37,6 +37,7 @@ PROPERTY_TESTS = [
     "tests/test_parallel.py::test_dancing_cells_pieces_find_the_same_solutions",
     "tests/test_parallel.py::test_threads_that_give_work_away_count_as_one_run",
     "tests/test_compact.py",
+    "tests/test_engines.py",
     "tests/test_zdd.py::test_plain_problems_give_dlx1s_solutions_in_its_order",
     "tests/test_zdd.py::test_colours_and_bounds_give_brute_forces_solutions",
     "tests/test_zdd.py::test_threads_give_one_threads_solutions",
