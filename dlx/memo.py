@@ -601,6 +601,25 @@ def build(problem: Options, *, max_nodes: int, max_bytes: int,
             return scout.zdd_arrays(), scout_root, replace(scout_stats, jobs=jobs)
         if frontier.shape[0] >= TASKS_PER_JOB * jobs:
             break
+    results = _solve_apart(problem, frontier, max_nodes=max_nodes, max_bytes=max_bytes // jobs, jobs=jobs)
+    zvar, zlo, zhi, roots = _side_by_side([(root, arrays) for root, _, arrays in results])
+    if zvar.size - 2 > max_nodes:
+        raise TooLarge(f"the ZDD needs more than max_nodes={max_nodes:,} nodes; give a larger max_nodes, "
+                       "or count without the memo")
+    top = Builder(problem, max_nodes=max_nodes, max_bytes=max_bytes)
+    top.preload(zvar, zlo, zhi, frontier, roots)
+    root, last = top.run()
+    parts = [stats for _, stats, _ in results]
+    stats = MemoStats(last.states - roots.size + sum(p.states for p in parts), last.hits + sum(p.hits for p in parts),
+                      last.tries + sum(p.tries for p in parts), int(top.ctr[NZDD]) - 2,
+                      top.peak + sum(p.bytes for p in parts), time.perf_counter() - started, jobs)
+    return top.zdd_arrays(), root, stats
+
+
+def _solve_apart(problem: Options, frontier: np.ndarray, *, max_nodes: int, max_bytes: int,
+                 jobs: int) -> list[tuple[int, MemoStats, tuple[np.ndarray, np.ndarray, np.ndarray]]]:
+    """Each frontier state's ZDD (root, stats, arrays), searched on ``jobs`` threads, each state
+    with a memo of its own. An exception in one (Ctrl-C in the caller's) stops them all."""
     running: dict[int, Builder] = {}
     results: list = [None] * frontier.shape[0]
     given_up = [False]
@@ -608,12 +627,12 @@ def build(problem: Options, *, max_nodes: int, max_bytes: int,
     def solve(k: int) -> None:
         if given_up[0]:
             return
-        builder = running[k] = Builder(problem, max_nodes=max_nodes, max_bytes=max_bytes // jobs, key=frontier[k])
-        if given_up[0]:
+        builder = running[k] = Builder(problem, max_nodes=max_nodes, max_bytes=max_bytes, key=frontier[k])
+        if given_up[0]:             # stopped while this one was being made
             builder.stop()
         root, stats = builder.run()
         results[k] = (root, stats, builder.zdd_arrays())
-        del running[k]          # its memo is no longer needed
+        del running[k]              # its memo is no longer needed
 
     pool = ThreadPoolExecutor(max_workers=jobs)
     try:
@@ -626,25 +645,20 @@ def build(problem: Options, *, max_nodes: int, max_bytes: int,
         pool.shutdown(wait=True, cancel_futures=True)
         raise
     pool.shutdown()
-    # the threads' ZDDs side by side, each renumbered past the ones before it
-    parts_var, parts_lo, parts_hi, roots = [np.zeros(2, np.int32)], [np.zeros(2, np.int64)], [np.zeros(2, np.int64)], []
+    return results
+
+
+def _side_by_side(parts: list[tuple[int, tuple[np.ndarray, np.ndarray, np.ndarray]]]
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Several ZDDs' arrays as one (the sinks shared, each part's nodes renumbered past the ones
+    before it), and each part's root in it."""
+    var, lo, hi, roots = [np.zeros(2, np.int32)], [np.zeros(2, np.int64)], [np.zeros(2, np.int64)], []
     offset = 2
-    for root, _, (zvar, zlo, zhi) in results:
+    for root, (zvar, zlo, zhi) in parts:
         shift = offset - 2
-        parts_var.append(zvar[2:])
-        parts_lo.append(np.where(zlo[2:] >= 2, zlo[2:] + shift, zlo[2:]))
-        parts_hi.append(np.where(zhi[2:] >= 2, zhi[2:] + shift, zhi[2:]))
+        var.append(zvar[2:])
+        lo.append(np.where(zlo[2:] >= 2, zlo[2:] + shift, zlo[2:]))
+        hi.append(np.where(zhi[2:] >= 2, zhi[2:] + shift, zhi[2:]))
         roots.append(root + shift if root >= 2 else root)
         offset += zvar.size - 2
-    if offset - 2 > max_nodes:
-        raise TooLarge(f"the ZDD needs more than max_nodes={max_nodes:,} nodes; give a larger max_nodes, "
-                       "or count without the memo")
-    top = Builder(problem, max_nodes=max_nodes, max_bytes=max_bytes)
-    top.preload(np.concatenate(parts_var), np.concatenate(parts_lo), np.concatenate(parts_hi), frontier,
-                np.array(roots, np.int64))
-    root, last = top.run()
-    parts = [stats for _, stats, _ in results]
-    stats = MemoStats(last.states - len(roots) + sum(p.states for p in parts), last.hits + sum(p.hits for p in parts),
-                      last.tries + sum(p.tries for p in parts), int(top.ctr[NZDD]) - 2,
-                      top.peak + sum(p.bytes for p in parts), time.perf_counter() - started, jobs)
-    return top.zdd_arrays(), root, stats
+    return np.concatenate(var), np.concatenate(lo), np.concatenate(hi), np.array(roots, np.int64)

@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import pytest
+from support import messages
 
 from dlx import problems, write_dlx
 
@@ -63,7 +64,7 @@ def test_dlx_memo_count_stops_on_sigint(jobs):
     status, err = interrupt("dlx", ["dominoes", "18x18", "--count", "--memo", "--jobs", jobs],
                             "dlx.memo:Builder._grow_memo", 3)
     assert status == 130
-    assert err == "dlx: interrupted (the memoised search stopped)\n"
+    assert messages(err) == "dlx: interrupted (the memoised search stopped)\n"
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
