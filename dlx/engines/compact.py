@@ -252,10 +252,13 @@ def restore(C):
 @njit(cache=True, nogil=True)
 def is_live(o, C):
     """Whether option ``o`` (not empty) can still be taken: its bit is set in the word of its
-    first item, and that is not a covered primary item's (``ALL``)."""
+    first item, and that item is not a covered primary one (word ``ALL``). Only a primary word
+    means "covered" by ``ALL``: an uncovered secondary item with ``2^k - 1`` options in a word of
+    ``2^k`` bits reads ``ALL`` too (its options and ``SPARE``), and its options are live."""
     k = C.opt_start[o]
-    w = C.mask[C.opt_items[k]]
-    return w & C.opt_bit[k] != 0 and w != C.every
+    i = C.opt_items[k]
+    w = C.mask[i]
+    return w & C.opt_bit[k] != 0 and (i >= C.n1 or w != C.every)
 
 
 @njit(cache=True, nogil=True)
