@@ -364,7 +364,23 @@ def path_batch(name, p, ec, o, rng):
             return f"row {row} (groups {sizes}): answer {result.answers[r].tolist()} ({status}) is no solution's"
         if not count and (status not in ("no solution", "invalid") or result.answers[r].any()):
             return f"row {row} (groups {sizes}): no solution, but status {status}, answer {result.answers[r].tolist()}"
+        chosen = {int(starts[j] + v - 1) for j, v in enumerate(row) if v}
+        if status != "invalid" and p.plain and set(p.primary) - {n for k in chosen for n in _names(p.options[k])}:
+            left = left_by(p, chosen)
+            found = left.count(limit, engine=name)
+            if (found, left.stats.nodes) != (result.counts[r], result.nodes[r]):
+                return (f"row {row} (groups {sizes}, limit {limit}): {result.counts[r]} solutions in "
+                        f"{result.nodes[r]} nodes; a search of what its givens leave: {found} in {left.stats.nodes}")
     return None
+
+
+def left_by(p: Problem, chosen: set[int]) -> ExactCover:
+    """The problem that options ``chosen`` (compatible, no colours or bounds) leave: the items they do not
+    cover and the options that share no item with them, in the order of ``p``."""
+    covered = {n for k in chosen for n in _names(p.options[k])}
+    kept = [o for k, o in enumerate(p.options) if k not in chosen and not covered & set(_names(o))]
+    return Problem([n for n in p.primary if n not in covered], [n for n in p.secondary if n not in covered],
+                   kept, {k: v for k, v in p.bounds.items() if k not in covered}).exact_cover()
 
 
 def path_reduce(name, p, ec, o, rng):

@@ -148,8 +148,10 @@ def _memo(problem: ExactCover, args: argparse.Namespace, draw: Draw | None, show
         print(f"dlx: error: {args.file}: --engine {args.engine}: {e}", file=sys.stderr)
         return ERROR
     except TooLarge as e:
-        flag = " (--max-nodes)" if "max_nodes" in str(e) else ""
-        print(f"dlx: error: {args.file}: {e}{flag}", file=sys.stderr)
+        if e.bound == "max_nodes":
+            print(f"dlx: {args.file}: {e} (--max-nodes)", file=sys.stderr)
+            return OUT_OF_NODES
+        print(f"dlx: error: {args.file}: {e}", file=sys.stderr)
         return ERROR
     found = zdd.count()
     if args.zdd is not None:

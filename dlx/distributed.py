@@ -51,9 +51,7 @@ def connect(client: Any) -> Iterator[Any]:
         return
     if client == "local":
         quiet = ExitStack()
-        with quiet, distributed.LocalCluster(n_workers=os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                                             dashboard_address=None, silence_logs=logging.CRITICAL) as cluster, \
-                distributed.Client(cluster) as made:
+        with quiet, _local_cluster(distributed) as cluster, distributed.Client(cluster) as made:
             try:
                 yield made
             except BaseException:
@@ -68,6 +66,32 @@ def connect(client: Any) -> Iterator[Any]:
             yield made
         return
     raise ValueError(f"client must be a distributed.Client, 'local' or a scheduler's address, not {client!r}")
+
+
+def _local_cluster(distributed: Any) -> Any:
+    """A ``LocalCluster`` of one worker process per core, serving nothing over HTTP (no dashboard,
+    no port 8787: its HTTP servers listen on a free loopback port and answer no route) and deaf to
+    Ctrl-C in its workers: a terminal sends SIGINT to the whole foreground process group, and a
+    worker that took it would print a traceback beside the command's one-line summary. The
+    workers start with SIGINT ignored (the disposition outlives the exec of a spawned process,
+    and asyncio then leaves it alone); the command itself ends the cluster when it is
+    interrupted. Ctrl-C during the second or two that the workers take to start is ignored."""
+    import signal
+    import threading
+
+    import dask
+
+    http: dict[str, list[str]] = {"distributed.scheduler.http.routes": [], "distributed.worker.http.routes": []}
+    main = threading.current_thread() is threading.main_thread()
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    try:
+        with dask.config.set(http):
+            return distributed.LocalCluster(n_workers=os.cpu_count() or 1, threads_per_worker=1, processes=True,
+                                            dashboard_address="127.0.0.1:0", scheduler_kwargs={"dashboard": False},
+                                            worker_dashboard_address="127.0.0.1:0", silence_logs=logging.CRITICAL)
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, signal.default_int_handler if before is None else before)
 
 
 def _probe(address: str, timeout: float) -> None:

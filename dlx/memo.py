@@ -39,6 +39,7 @@ bounds (nodes, bytes), and calls it again.
 from __future__ import annotations
 
 import os
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
@@ -339,7 +340,36 @@ def _run(opt_start, opt_items, opt_col, item_start, item_opts, item_col, lo, hi,
 
 class TooLarge(MemoryError):
     """A memoised search that needs more ZDD nodes or memory than it may have. The message says
-    which bound, how far the search got, and what to do instead."""
+    which bound, how far the search got, and what to do instead; ``bound`` is the name of the one
+    it passed: ``"max_nodes"`` or ``"max_bytes"``."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.bound = "max_nodes" if message.startswith("the ZDD needs more than max_nodes") else "max_bytes"
+
+
+class Room:
+    """The bytes that the memoised searches of one build may hold together: the caller's
+    ``max_bytes``, shared by every thread's :class:`Builder`. An array is paid for before it is
+    made, and while an array grows the old one and the new one are both paid for (both are alive
+    during the copy), so the bound holds at every moment, not only between steps."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.used = 0
+        self._lock = threading.Lock()
+
+    def take(self, more: int, what: str) -> None:
+        """Pay for ``more`` bytes, or raise :class:`TooLarge` (``what``: how far the search got)."""
+        with self._lock:
+            if self.used + more > self.limit:
+                raise TooLarge(f"the memo and the ZDD need more than max_bytes={self.limit:,} bytes ({what}); "
+                               "give a larger max_bytes, or count without the memo")
+            self.used += more
+
+    def give(self, bytes_: int) -> None:
+        with self._lock:
+            self.used -= bytes_
 
 
 class Stopped(Exception):
@@ -375,7 +405,7 @@ def warm() -> None:
     a memoised search of a problem of one option."""
     if not _warmed:
         Builder(Options(np.array([0, 1], np.int32), np.array([0], np.int32), None, None, 1, 1),
-                max_nodes=8, max_bytes=1 << 20).run()
+                max_nodes=8, room=Room(1 << 20)).run()
         _warmed.append(True)
 
 
@@ -384,12 +414,18 @@ _warmed: list[bool] = []
 
 class Builder:
     """One memoised search of a problem (``Options``, as the engines read it), from start to the
-    ZDD's arrays. ``max_nodes`` bounds the ZDD's nodes and ``max_bytes`` the memory of the memo
-    and the ZDD together; past either, :meth:`run` raises :class:`TooLarge`. ``key``: start from
-    the state with that key (a frontier state of another search) instead of the problem's start."""
+    ZDD's arrays. ``max_nodes`` bounds the ZDD's nodes and ``room`` (a :class:`Room`, shared by
+    the builders of one build) the memory of every array the search makes; past either, it raises
+    :class:`TooLarge`, before the array is made. ``key``: start from the state with that key (a
+    frontier state of another search) instead of the problem's start. :meth:`release` gives its
+    bytes back to the room."""
 
-    def __init__(self, problem: Options, *, max_nodes: int, max_bytes: int, key: np.ndarray | None = None) -> None:
-        self.max_nodes, self.max_bytes = max_nodes, max_bytes
+    def __init__(self, problem: Options, *, max_nodes: int, room: Room, key: np.ndarray | None = None) -> None:
+        self.max_nodes, self.room = max_nodes, room
+        self.held = 0
+        self.ctr = np.zeros(7, np.int64)
+        n_entries = problem.items.size
+        self._pay(8 * (12 * n_entries + 16 * problem.n_items + 3 * problem.start.size), "before the search began")
         self.ceiling = NO_CEILING
         self.stopped = False
         n, n1 = problem.n_items, problem.n_primary
@@ -461,19 +497,20 @@ class Builder:
         if key is not None and not np.array_equal(self.key, key):
             raise AssertionError("a frontier state does not rebuild to its own key")
         depth = n_options + n1 + 2
+        first = min(FIRST_NODES, max_nodes + 2)
+        self._pay(8 * (FRAME * depth + 2 * items.size + 2) + 20 * first
+                  + (8 * self.n_words + 8 + 32) * FIRST_STATES, "before the search began")
         self.frames = np.zeros((depth, FRAME), np.int64)
         self.frames[0, PHASE] = ENTER
         self.frames[0, SLOT] = -1
         self.pend_opt = np.zeros(items.size + 1, np.int64)
         self.pend_node = np.zeros(items.size + 1, np.int64)
-        first = min(FIRST_NODES, max_nodes + 2)
         self.zvar: np.ndarray = np.zeros(first, np.int32)
         self.zlo: np.ndarray = np.zeros(first, np.int64)
         self.zhi: np.ndarray = np.zeros(first, np.int64)
         self.keys = np.zeros((FIRST_STATES, self.n_words), np.uint64)
         self.vals = np.zeros(FIRST_STATES, np.int64)
         self.table = np.zeros(4 * FIRST_STATES, np.int64)
-        self.ctr = np.zeros(7, np.int64)
         self.ctr[SP] = 1
         self.ctr[NZDD] = 2
         self.peak = self.bytes()
@@ -486,16 +523,31 @@ class Builder:
         """Ask :meth:`run` (in another thread) to end with :class:`Stopped` within ``WORK`` tries."""
         self.stopped = True
 
+    def release(self) -> None:
+        """Give every byte this builder paid for back to the room (its arrays are dropped)."""
+        self.room.give(self.held)
+        self.held = 0
+
+    def _pay(self, more: int, what: str | None = None) -> None:
+        """Pay the room for ``more`` bytes (a negative ``more`` gives some back)."""
+        if more > 0:
+            self.room.take(more, what or f"after {int(self.ctr[ENTRIES]):,} states and "
+                                         f"{max(int(self.ctr[NZDD]) - 2, 0):,} ZDD nodes")
+        else:
+            self.room.give(-more)
+        self.held += more
+
     def preload(self, zvar: np.ndarray, zlo: np.ndarray, zhi: np.ndarray, keys: np.ndarray,
                 nodes: np.ndarray) -> None:
         """Start with these ZDD nodes (sinks included) and these states solved: state ``keys[k]``
         is node ``nodes[k]``."""
-        self._check_bytes(20 * zvar.size + (16 + 8 * self.n_words) * keys.shape[0])
         size = max(zvar.size, FIRST_NODES)
-        self.zvar, self.zlo, self.zhi = (np.resize(a, size) for a in (zvar, zlo, zhi))
-        self.ctr[NZDD] = zvar.size
         entries = keys.shape[0]
         room = max(FIRST_STATES, 1 << (2 * entries).bit_length())
+        old = self.bytes()
+        self._pay(20 * size + (8 * self.n_words + 8 + 16) * room)
+        self.zvar, self.zlo, self.zhi = (np.resize(a, size) for a in (zvar, zlo, zhi))
+        self.ctr[NZDD] = zvar.size
         self.keys = np.zeros((room, self.n_words), np.uint64)
         self.keys[:entries] = keys
         self.vals = np.zeros(room, np.int64)
@@ -503,6 +555,7 @@ class Builder:
         self.table = np.zeros(2 * room, np.int64)
         _rehash(self.keys, entries, self.table)
         self.ctr[ENTRIES] = entries
+        self._pay(-old)
         self.peak = max(self.peak, self.bytes())
 
     def run(self) -> tuple[int, MemoStats]:
@@ -533,6 +586,10 @@ class Builder:
         n = int(self.ctr[NZDD])
         return self.zvar[:n].copy(), self.zlo[:n].copy(), self.zhi[:n].copy()
 
+    def frontier_size(self) -> int:
+        entries = int(self.ctr[ENTRIES])
+        return int(np.count_nonzero(self.vals[:entries] == FRONTIER))
+
     def frontier(self) -> np.ndarray:
         """The keys of the states a run under a ceiling left unsearched, in the order met."""
         entries = int(self.ctr[ENTRIES])
@@ -546,29 +603,29 @@ class Builder:
                            f"{int(self.ctr[ENTRIES]):,} states); give a larger max_nodes, or count "
                            "without the memo")
         size = min(max(2 * self.zvar.size, want), self.max_nodes + 2)
-        self._check_bytes(20 * (size - self.zvar.size))
+        old = 20 * self.zvar.size
+        self._pay(20 * size)
         self.zvar, self.zlo, self.zhi = (np.resize(a, size) for a in (self.zvar, self.zlo, self.zhi))
+        self._pay(-old)
         self.peak = max(self.peak, self.bytes())
 
     def _grow_memo(self) -> None:
         entries = int(self.ctr[ENTRIES])
         if entries >= self.vals.size:
             size = 2 * self.vals.size
-            self._check_bytes((size - self.vals.size) * (8 + 8 * self.n_words))
+            old = self.keys.nbytes + self.vals.nbytes
+            self._pay(size * (8 + 8 * self.n_words))
             keys = np.zeros((size, self.n_words), np.uint64)
             keys[:entries] = self.keys[:entries]
             self.keys, self.vals = keys, np.resize(self.vals, size)
+            self._pay(-old)
         if 2 * (entries + 1) > self.table.size:
-            self._check_bytes(8 * self.table.size)
+            old = self.table.nbytes
+            self._pay(2 * old)
             self.table = np.zeros(2 * self.table.size, np.int64)
             _rehash(self.keys, entries, self.table)
+            self._pay(-old)
         self.peak = max(self.peak, self.bytes())
-
-    def _check_bytes(self, more: int) -> None:
-        if self.bytes() + more > self.max_bytes:
-            raise TooLarge(f"the memo and the ZDD need more than max_bytes={self.max_bytes:,} bytes "
-                           f"(after {int(self.ctr[ENTRIES]):,} states and {int(self.ctr[NZDD]) - 2:,} "
-                           "ZDD nodes); give a larger max_bytes, or count without the memo")
 
 
 #: Frontier states per thread that a split aims at: enough to even out unequal ones.
@@ -586,37 +643,59 @@ def build(problem: Options, *, max_nodes: int, max_bytes: int,
     states per thread) finds the states below the top of the search; the threads solve them, each
     with a memo of its own (so a state below two frontier states may be solved twice, and the ZDD
     is no smaller than one thread's); then the top is searched again with their answers in its
-    memo. The solutions, their order and the count are one thread's."""
+    memo. The solutions, their order and the count are one thread's.
+
+    ``max_bytes`` bounds every array of every search of the build at once (a :class:`Room`
+    shared by the threads), the ZDD's copies that outlive a search included."""
+    room = Room(max_bytes)
     if jobs == 1:
-        builder = Builder(problem, max_nodes=max_nodes, max_bytes=max_bytes)
+        builder = Builder(problem, max_nodes=max_nodes, room=room)
         root, stats = builder.run()
-        return builder.zdd_arrays(), root, stats
+        return _kept(builder, room), root, stats
     started = time.perf_counter()
     for ceiling in range(1, MAX_CEILING + 1):
-        scout = Builder(problem, max_nodes=max_nodes, max_bytes=max_bytes)
+        scout = Builder(problem, max_nodes=max_nodes, room=room)
         scout.ceiling = ceiling
         scout_root, scout_stats = scout.run()
-        frontier = scout.frontier()
-        if frontier.shape[0] == 0:      # the whole search lies above the ceiling: it is done
-            return scout.zdd_arrays(), scout_root, replace(scout_stats, jobs=jobs)
-        if frontier.shape[0] >= TASKS_PER_JOB * jobs:
+        if scout.frontier_size() == 0:      # the whole search lies above the ceiling: it is done
+            return _kept(scout, room), scout_root, replace(scout_stats, jobs=jobs)
+        if scout.frontier_size() >= TASKS_PER_JOB * jobs or ceiling == MAX_CEILING:
             break
-    results = _solve_apart(problem, frontier, max_nodes=max_nodes, max_bytes=max_bytes // jobs, jobs=jobs)
+        scout.release()
+    room.take(scout.frontier_size() * 8 * scout.n_words, "while splitting the search")
+    frontier = scout.frontier()
+    scout.release()
+    results = _solve_apart(problem, frontier, max_nodes=max_nodes, room=room, jobs=jobs)
+    kept = sum(arrays[0].nbytes + arrays[1].nbytes + arrays[2].nbytes for _, _, arrays in results)
+    room.take(2 * kept, "joining the threads' ZDDs")      # the parts renumbered, then joined
     zvar, zlo, zhi, roots = _side_by_side([(root, arrays) for root, _, arrays in results])
+    parts = [stats for _, stats, _ in results]
+    del results
+    room.give(2 * kept)     # the threads' copies and the renumbered parts are gone: the joined one
+                            # is paid as the copies were
     if zvar.size - 2 > max_nodes:
         raise TooLarge(f"the ZDD needs more than max_nodes={max_nodes:,} nodes; give a larger max_nodes, "
                        "or count without the memo")
-    top = Builder(problem, max_nodes=max_nodes, max_bytes=max_bytes)
+    top = Builder(problem, max_nodes=max_nodes, room=room)
     top.preload(zvar, zlo, zhi, frontier, roots)
+    room.give(kept + frontier.nbytes)
+    del zvar, zlo, zhi
     root, last = top.run()
-    parts = [stats for _, stats, _ in results]
     stats = MemoStats(last.states - roots.size + sum(p.states for p in parts), last.hits + sum(p.hits for p in parts),
                       last.tries + sum(p.tries for p in parts), int(top.ctr[NZDD]) - 2,
                       top.peak + sum(p.bytes for p in parts), time.perf_counter() - started, jobs)
-    return top.zdd_arrays(), root, stats
+    return _kept(top, room), root, stats
 
 
-def _solve_apart(problem: Options, frontier: np.ndarray, *, max_nodes: int, max_bytes: int,
+def _kept(builder: Builder, room: Room) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The ZDD's arrays of a finished search, paid for, and the search's own given back."""
+    room.take(20 * int(builder.ctr[NZDD]), "copying the ZDD")      # int32, int64, int64 per node
+    arrays = builder.zdd_arrays()
+    builder.release()
+    return arrays
+
+
+def _solve_apart(problem: Options, frontier: np.ndarray, *, max_nodes: int, room: Room,
                  jobs: int) -> list[tuple[int, MemoStats, tuple[np.ndarray, np.ndarray, np.ndarray]]]:
     """Each frontier state's ZDD (root, stats, arrays), searched on ``jobs`` threads, each state
     with a memo of its own. An exception in one (Ctrl-C in the caller's) stops them all."""
@@ -627,12 +706,15 @@ def _solve_apart(problem: Options, frontier: np.ndarray, *, max_nodes: int, max_
     def solve(k: int) -> None:
         if given_up[0]:
             return
-        builder = running[k] = Builder(problem, max_nodes=max_nodes, max_bytes=max_bytes, key=frontier[k])
-        if given_up[0]:             # stopped while this one was being made
-            builder.stop()
-        root, stats = builder.run()
-        results[k] = (root, stats, builder.zdd_arrays())
-        del running[k]              # its memo is no longer needed
+        builder = running[k] = Builder(problem, max_nodes=max_nodes, room=room, key=frontier[k])
+        try:
+            if given_up[0]:             # stopped while this one was being made
+                builder.stop()
+            root, stats = builder.run()
+            results[k] = (root, stats, _kept(builder, room))
+        finally:
+            builder.release()
+            del running[k]              # its memo is no longer needed
 
     pool = ThreadPoolExecutor(max_workers=jobs)
     try:

@@ -93,6 +93,41 @@ def _postorder(lo: np.ndarray, hi: np.ndarray, root: int) -> np.ndarray:
     return order[:n]
 
 
+#: A node line: ``id: (~v?lo:hi)``, ids in hexadecimal, ``v`` a decimal option number (ASCII only).
+_NODE = re.compile(r"\s*([0-9a-fA-F]+):\s*\(~([0-9]+)\?([0-9a-fA-F]+):([0-9a-fA-F]+)\)\s*$", re.ASCII)
+#: The largest option number a file may give (option numbers are 32-bit).
+MAX_VAR = 1 << 31
+
+
+def _read_node(text: str, number: int, name: str, nodes: dict[int, tuple[int, int, int, int]]) -> None:
+    """Add the node of one line of a ZDD file to ``nodes`` (a blank line adds nothing)."""
+    if not text.strip():
+        return
+    m = _NODE.match(text)
+    if m is None:
+        raise ZDDError(f"{name}, line {number}: not a ZDD node 'id: (~v?lo:hi)': {text.strip()[:60]!r}", line=number)
+    z, v, a, b = int(m[1], 16), int(m[2]), int(m[3], 16), int(m[4], 16)
+    if v > MAX_VAR:
+        raise ZDDError(f"{name}, line {number}: option {m[2][:30]} is beyond the largest, {MAX_VAR:,}", line=number)
+    if z < 2 or z in nodes:
+        raise ZDDError(f"{name}, line {number}: node {z:x} {'is a sink' if z < 2 else 'is defined twice'}",
+                       line=number)
+    nodes[z] = (v, a, b, number)
+
+
+def _repeated_option(var: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> int | None:
+    """An option that some path of the ZDD (children before parents) takes twice, or None: one
+    whose node has it again below its ``hi``. The options at or below each node as a bitset."""
+    below = [0, 0]
+    for z in range(2, var.size):
+        v = int(var[z])
+        under_hi = below[int(hi[z])]
+        if under_hi >> v & 1:
+            return v
+        below.append(under_hi | below[int(lo[z])] | 1 << v)
+    return None
+
+
 class ZDDError(ValueError):
     """A ZDD file that cannot be read; ``line`` is the line number."""
 
@@ -242,36 +277,51 @@ class ZDD:
             out.writelines(lines)
 
     @classmethod
-    def read(cls, path: str | os.PathLike) -> ZDD:
-        """A ZDD from a file in Knuth's format (see :meth:`write`). The root is the ``hi`` of the
-        node of variable 0, as DLX6 writes it, or else (as ZDDREAD does) the node of the least
-        variable. A malformed line, or a node that names one not defined, is a :class:`ZDDError`
-        naming its line."""
-        line_of = re.compile(r"\s*([0-9a-fA-F]+):\s*\(~(\d+)\?([0-9a-fA-F]+):([0-9a-fA-F]+)\)\s*$")
+    def read(cls, path: str | os.PathLike | TextIO) -> ZDD:
+        """A ZDD from a file in Knuth's format (see :meth:`write`): a file name, or a text stream.
+        The root is the ``hi`` of the node of variable 0, as DLX6 writes it, or else (as ZDDREAD
+        does) the node of the least variable. The file must mean a family of sets of distinct
+        options: a malformed line, a node defined twice, a child not defined, a ``hi`` that is the
+        empty sink, a second node of variable 0 or one that another node points to, an option
+        met twice on one path, a cycle, bytes that are not UTF-8: each is a :class:`ZDDError`
+        naming its line where it has one. Cost: linear in the file, plus a bitset of the options
+        below each node (nodes times options bits) for the check of distinct options."""
+        name = os.fspath(path) if isinstance(path, (str, os.PathLike)) else getattr(path, "name", "<stream>")
         nodes: dict[int, tuple[int, int, int, int]] = {}
-        with open(path) as stream:
-            for number, text in enumerate(stream, 1):
-                if not text.strip():
-                    continue
-                m = line_of.match(text)
-                if m is None:
-                    raise ZDDError(f"{os.fspath(path)}, line {number}: not a ZDD node 'id: (~v?lo:hi)': "
-                                   f"{text.strip()[:60]!r}", line=number)
-                z, v, a, b = int(m[1], 16), int(m[2]), int(m[3], 16), int(m[4], 16)
-                if z < 2 or z in nodes:
-                    raise ZDDError(f"{os.fspath(path)}, line {number}: node {z:x} "
-                                   f"{'is a sink' if z < 2 else 'is defined twice'}", line=number)
-                nodes[z] = (v, a, b, number)
+        if isinstance(path, (str, os.PathLike)):
+            with open(path, "rb") as stream:
+                for number, raw in enumerate(stream, 1):
+                    try:
+                        text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+                    except UnicodeDecodeError:
+                        raise ZDDError(f"{name}, line {number}: not UTF-8 text", line=number) from None
+                    _read_node(text, number, name, nodes)
+        else:
+            for number, text in enumerate(path, 1):
+                _read_node(text.lstrip("\ufeff") if number == 1 else text, number, name, nodes)
+        if not nodes:
+            raise ZDDError(f"{name}: no ZDD nodes", line=None)
+        markers = [z for z, node in nodes.items() if node[0] == 0]
+        if len(markers) > 1:
+            raise ZDDError(f"{name}, line {nodes[markers[1]][3]}: a second node of variable 0 (the root's "
+                           f"marker is node {markers[0]:x})", line=nodes[markers[1]][3])
         for z, (_, a, b, number) in nodes.items():
             for child in (a, b):
                 if child >= 2 and child not in nodes:
-                    raise ZDDError(f"{os.fspath(path)}, line {number}: node {z:x} points to node "
-                                   f"{child:x}, which the file does not define", line=number)
-        if not nodes:
-            raise ZDDError(f"{os.fspath(path)}: no ZDD nodes", line=None)
+                    raise ZDDError(f"{name}, line {number}: node {z:x} points to node {child:x}, which the "
+                                   "file does not define", line=number)
+                if child in markers:
+                    raise ZDDError(f"{name}, line {number}: node {z:x} points to node {child:x}, the root's "
+                                   "marker (variable 0)", line=number)
+            if b == 0 and z not in markers:
+                raise ZDDError(f"{name}, line {number}: node {z:x} has the empty sink as hi (no solution "
+                               "takes its option)", line=number)
         start = min(nodes, key=lambda z: (nodes[z][0], z))
         v, a, b, number = nodes[start]
-        root = b if v == 0 and a == 0 else start
+        if v == 0 and a != 0:
+            raise ZDDError(f"{name}, line {number}: the root's marker (variable 0) has lo {a:x}, not 0",
+                           line=number)
+        root = b if v == 0 else start
         if v == 0:
             del nodes[start]
         ids = sorted(nodes)
@@ -284,9 +334,11 @@ class ZDD:
         canon = zdd._canonical()            # children first, unreachable nodes dropped
         var, lo, hi, root = (np.concatenate([[0, 0], canon[0]]).astype(np.int32),
                              np.concatenate([[0, 0], canon[1]]), np.concatenate([[0, 0], canon[2]]), canon[3])
-        if (var[2:] < 0).any():
-            raise ZDDError(f"{os.fspath(path)}: a node below the root has variable 0", line=None)
         below = np.arange(2, var.size)
         if (lo[2:] >= below).any() or (hi[2:] >= below).any():
-            raise ZDDError(f"{os.fspath(path)}: the nodes form a cycle", line=None)
+            raise ZDDError(f"{name}: the nodes form a cycle", line=None)
+        twice = _repeated_option(var, lo, hi)
+        if twice is not None:
+            raise ZDDError(f"{name}: option {twice + 1} is met twice on one path (a solution would take it "
+                           "twice)", line=None)
         return cls(var, lo, hi, root)

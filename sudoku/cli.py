@@ -36,11 +36,21 @@ from .files import ColumnError, Entry
 from .generator import TRIES, generate
 from .grid import PuzzleError, Shape, expand_symbols, parse_box, pretty, to_text
 from .output import FORMATS, KEPT, Answer, Writer
-from .pipeline import map_chunks
+from .pipeline import CHUNK, map_chunks
 from .rating import LEVELS, Rating, rate_all
 from .solver import INVALID, MAX_NODES, NO_SOLUTION, SOLVED, Result, solve_chunk
 
 _POSITIVE = whole_number(1)
+
+
+def _budget(text: str) -> int | None:
+    """A node budget: a whole number from 1, or ``none`` for no budget."""
+    if text.strip().lower() == "none":
+        return None
+    try:
+        return _POSITIVE(text)
+    except argparse.ArgumentTypeError as e:
+        raise argparse.ArgumentTypeError(f"{e} (or none, for no budget)") from None
 _NATURAL = whole_number(0)
 
 #: Exit statuses: 1 when some puzzle failed (unreadable, no solution, not unique with --unique);
@@ -144,22 +154,23 @@ def _job(args: argparse.Namespace) -> _Job:
 
 
 def _answer_all(job: _Job, tally: Tally, work: Callable, judge: Callable, columns: list[str], *,
-                jobs: int | None = 1, client: Any = None) -> bool:
-    """Answer every source of the command line; True when some source could not be read."""
+                jobs: int | None = 1, client: Any = None, chunk: int = CHUNK) -> bool:
+    """Answer every source of the command line; True when some source could not be read.
+    ``chunk``: entries worked on before their answers are written."""
     failed = False
     for number, name in enumerate(job.args.inputs or ["-"], 1):
-        failed |= _answer_source(job, name, number, tally, work, judge, columns, jobs, client)
+        failed |= _answer_source(job, name, number, tally, work, judge, columns, jobs, client, chunk)
     return failed
 
 
 def _answer_source(job: _Job, name: str, number: int, tally: Tally, work: Callable, judge: Callable,
-                   columns: list[str], jobs: int | None, client: Any) -> bool:
+                   columns: list[str], jobs: int | None, client: Any, chunk: int = CHUNK) -> bool:
     """Answer every entry of one source (a file, ``-`` or a puzzle given as an argument); True
     when the source could not be read."""
     args = job.args
     source: list[str] | io.TextIOBase | files.Stream
     label: str | None
-    if name != "-" and not os.path.exists(name) and files.looks_like_puzzle(name):
+    if name != "-" and not os.path.exists(name) and files.looks_like_puzzle(name, job.layout):
         source, label = [name], f"argument {number}"
     else:
         try:
@@ -176,12 +187,12 @@ def _answer_source(job: _Job, name: str, number: int, tally: Tally, work: Callab
     try:
         entries = files.entries(source, size=job.size, column=args.column, layout=job.layout, more=more)
         with bar:
-            for chunk in map_chunks(work, entries, jobs=jobs, client=client,
-                                    ready=stream.waiting if stream else None):
-                sys.stdout.write(judge(chunk, writer))
+            for done in map_chunks(work, entries, jobs=jobs, client=client, chunk=chunk,
+                                   ready=stream.waiting if stream else None):
+                sys.stdout.write(judge(done, writer))
                 if stream is not None and not stream.waiting():
                     sys.stdout.flush()
-                bar.update(sum([entry.text.count("\n") + 1 for entry, _ in chunk]))
+                bar.update(sum([entry.text.count("\n") + 1 for entry, _ in done]))
         sys.stdout.flush()
     except BrokenPipeError:           # (a ConnectionError too: first)
         # the reader went away (`sudoku solve big.txt | head`): stop quietly, as other filters do
@@ -498,27 +509,42 @@ def _shuffle(args: argparse.Namespace, tally: Tally) -> int:
 
 
 def _explain(args: argparse.Namespace, tally: Tally) -> int:
-    """The solve of each puzzle, step by step."""
+    """The solve of each puzzle, step by step. Each puzzle is answered before the next is read;
+    with ``--full`` in the line format the steps are written as they are found (an explanation
+    can run to millions of lines), all but the last, which is the puzzle's answer line."""
     job = _job(args)
     out_of_nodes = []
 
-    def told(e: Entry) -> tuple[list[str], bool]:
+    def told(e: Entry) -> tuple[list[str], bool, bool]:
         assert e.puzzle is not None, "only entries with a puzzle are told"
         lines: list[str] = []
-        done = explainer.tell(e.puzzle, lines.append, full=args.full, limit=args.steps, more="--full",
-                              max_nodes=args.max_nodes, budget="--max-nodes", box=job.box,
-                              symbols=job.symbols, variant=_rules(job, e))
-        return lines, done
+        streaming = args.full and job.format in (None, "line") and e.fields is None
+        before = ["\n" if tally.puzzles else ""]      # a blank line between puzzles
+        write = lines.append
+        if streaming:
+            def write(line: str) -> None:
+                if lines:
+                    sys.stdout.write(before[0] + lines.pop() + "\n")
+                    before[0] = ""
+                lines.append(line)
+        try:
+            done = explainer.tell(e.puzzle, write, full=args.full, limit=args.steps, more="--full",
+                                  max_nodes=args.max_nodes, budget="--max-nodes", box=job.box,
+                                  symbols=job.symbols, variant=_rules(job, e))
+        finally:
+            if streaming:
+                sys.stdout.flush()
+        return lines, done, streaming and not before[0]
 
     def answer(entry: Entry, told: Any, writer: Writer) -> Answer:
-        lines, done = told
+        lines, done, streamed = told
         if not done:
             out_of_nodes.append(entry)
         status = MAX_NODES if not done else NO_SOLUTION if lines[-1].startswith("No solution") else SOLVED
         text = "\n".join(lines)
-        return Answer(status, {"explanation": text}, ("\n" if tally.puzzles > 1 else "") + text)
+        return Answer(status, {"explanation": text}, ("\n" if tally.puzzles > 1 and not streamed else "") + text)
 
-    failed = _answer_all(job, tally, _one_by_one(told), _each(answer, tally), ["explanation"])
+    failed = _answer_all(job, tally, _one_by_one(told), _each(answer, tally), ["explanation"], chunk=1)
     return FAILED if failed or tally.by_status[INVALID] else OUT_OF_NODES if out_of_nodes else 0
 
 
@@ -683,9 +709,9 @@ def _parser() -> argparse.ArgumentParser:
     explain.add_argument("--full", action="store_true", help="every step, however many")
     explain.add_argument("--steps", type=_POSITIVE, default=explainer.STEPS, metavar="N",
                          help="steps shown before the rest is summed up (default %(default)s)")
-    explain.add_argument("--max-nodes", type=_POSITIVE, default=explainer.MAX_NODES, metavar="N",
+    explain.add_argument("--max-nodes", type=_budget, default=explainer.MAX_NODES, metavar="N",
                          help="give up on a puzzle after N search nodes, saying how far it got (exit "
-                              f"status {OUT_OF_NODES}; default %(default)s)")
+                              f"status {OUT_OF_NODES}; default %(default)s; none: no budget)")
 
     generate = commands.add_parser(
         "generate", help="make new puzzles with one solution each",

@@ -18,6 +18,7 @@ each with one line of output, in order.
 """
 from __future__ import annotations
 
+import codecs
 import csv
 import errno
 import io
@@ -56,21 +57,25 @@ class Stream:
     def __init__(self, raw: Any) -> None:
         self.raw = raw
         self.fd = raw.fileno()
-        self.lines: list[bytes] = []
-        self.partial = b""
+        self.lines: list[str] = []
+        self.partial = ""
         self.ended = False
+        self.decoder: codecs.IncrementalDecoder | None = None    # chosen by the first bytes
 
     def _fill(self) -> None:
         while not self.lines and not self.ended:
             data = os.read(self.fd, 1 << 16)
+            if self.decoder is None:
+                self.decoder = codecs.getincrementaldecoder(encoding_of(data[:4]))("replace")
+            text = self.decoder.decode(data, final=not data)
             if not data:
                 self.ended = True
-                if self.partial:
-                    self.lines.append(self.partial)
-                    self.partial = b""
+                if self.partial + text:
+                    self.lines.append(self.partial + text)
+                    self.partial = ""
                 break
-            *complete, self.partial = (self.partial + data).split(b"\n")
-            self.lines.extend(line + b"\n" for line in complete)
+            *complete, self.partial = (self.partial + text).split("\n")
+            self.lines.extend(line + "\n" for line in complete)
             self.lines.reverse()
 
     def waiting(self, timeout: float = 0.0) -> bool:
@@ -88,7 +93,7 @@ class Stream:
             self._fill()
             if not self.lines:
                 return
-            line = self.lines.pop().decode("utf-8", "replace")
+            line = self.lines.pop()
             if first:
                 line, first = line.removeprefix("\ufeff"), False
             yield line
@@ -223,7 +228,8 @@ def open_text(name: str) -> io.TextIOBase | Stream:
     """A source's lines: a file, or standard input for ``-`` (as a :class:`Stream` unless it is a
     regular file). Undecodable bytes become U+FFFD, so a bad line is reported as a bad character,
     not a crash; a byte-order mark at the start is dropped; lines end at LF only, as wc -l counts
-    them (a lone CR would otherwise split one input line into two outputs)."""
+    them (a lone CR would otherwise split one input line into two outputs). A file (or redirected
+    input) in UTF-16, with a byte-order mark or with every other byte NUL, is read as UTF-16."""
     if name == "-":
         if sys.stdin is None:
             raise OSError(errno.EBADF, "standard input is closed")
@@ -236,14 +242,34 @@ def open_text(name: str) -> io.TextIOBase | Stream:
         if not regular:
             return Stream(sys.stdin.buffer)
         # closing this leaves standard input open: `-` may come again (and reads on where it stopped)
-        return open(fd, encoding="utf-8-sig", errors="replace", newline="\n", closefd=False)
-    return open(name, encoding="utf-8-sig", errors="replace", newline="\n")
+        head = os.pread(fd, 4, os.lseek(fd, 0, os.SEEK_CUR))
+        return open(fd, encoding=encoding_of(head), errors="replace", newline="\n", closefd=False)
+    with open(name, "rb") as f:
+        head = f.read(4)
+    return open(name, encoding=encoding_of(head), errors="replace", newline="\n")
 
 
-def looks_like_puzzle(arg: str) -> bool:
+def encoding_of(head: bytes) -> str:
+    """The encoding of a text whose first bytes are ``head``: UTF-16 when it starts with UTF-16's
+    byte-order mark or looks like ASCII in UTF-16 (a NUL byte in every other place), else UTF-8
+    (its byte-order mark dropped). Python's UTF-16 codec reads and drops the mark."""
+    if head[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return "utf-16"
+    if len(head) >= 4 and head[1] == head[3] == 0 and head[0] and head[2]:
+        return "utf-16-le"
+    if len(head) >= 4 and head[0] == head[2] == 0 and head[1] and head[3]:
+        return "utf-16-be"
+    return "utf-8-sig"
+
+
+def looks_like_puzzle(arg: str, layout: str | None = None) -> bool:
     """Whether a command-line argument that names no file is a puzzle: cells and layout only, most
     of them digits or dots, and at least 16 unless all are (``1.3`` is a puzzle of a wrong length,
-    ``a.txt`` a file that is not there)."""
+    ``a.txt`` a file that is not there). With a ``layout`` ("jigsaw", "killer") a puzzle brings its
+    regions or cages after a comma, and its cells may be blank."""
+    if layout is not None and "," in arg:
+        cells = arg.split(",", 1)[0]
+        return not cells.strip() or looks_like_puzzle(cells)
     cells = _IGNORED.sub("", arg)
     if not re.fullmatch(r"[.0-9A-Za-z]+", cells) or (len(cells) < 16 and not re.fullmatch(r"[.0-9]+", cells)):
         return False

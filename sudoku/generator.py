@@ -16,6 +16,8 @@ than drawing, and 7.5 (1% of draws) only in seconds.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from dlx.checks import whole
@@ -37,13 +39,14 @@ REMOVAL_NODES = 20_000
 
 
 def generate(*, seed: int | None = None, symmetric: bool = False, minimal: bool = True,
-             clues: int | None = None, size: int = 9, box: Box = None, variant: VariantLike = None,
+             clues: int | None = None, size: int | None = None, box: Box = None, variant: VariantLike = None,
              symbols: str | None = None,
              difficulty: str | None = None, tries: int = TRIES) -> str:
     """A new puzzle with exactly one solution, as one line.
 
     ``seed`` draws everything (the same seed, the same puzzle; None: a fresh draw). ``size`` is the
-    grid's side N (4 to 16; 16x16 takes about half a second), ``box`` its boxes where not the
+    grid's side N (4 to 16; 16x16 takes about half a second; by default the side of a jigsaw's
+    regions, else 9), ``box`` its boxes where not the
     squarest (``"3x2"``), ``variant`` its rules (``"x"``, ``"windoku"``, a :func:`sudoku.jigsaw`;
     a killer's cages are not drawn, so killers are not made), ``symbols`` the values' characters.
     With ``minimal`` (the default) no single given can be taken away without losing uniqueness;
@@ -61,11 +64,13 @@ def generate(*, seed: int | None = None, symmetric: bool = False, minimal: bool 
     Cost: about 5 ms for a minimal 9x9 puzzle (one search per cell, in one kernel call); a
     diabolical one some 70 ms (one in 12 is).
     """
+    rules = variants.named(variant)
+    if size is None:
+        size = math.isqrt(rules.cells) if rules is not None and rules.cells else 9
     size = whole(size, "size", 4)
     if size > LARGEST:
         raise ValueError(f"size is the grid's side, 4 to {LARGEST}, not {size} (on larger grids the "
                          "uniqueness searches of the removals take minutes)")
-    rules = variants.named(variant)
     if rules is not None and rules.cages:
         raise ValueError("killer puzzles are not generated: their cages would have to be drawn too")
     try:
@@ -135,6 +140,10 @@ def solved_grid(shape: Shape, rng: np.random.Generator, variant: VariantLike = N
     shape = shape if isinstance(shape, Shape) else Shape.boxed(shape)
     n = shape.size
     options = encode.problem(shape, variant).first(seed=int(rng.integers(2 ** 63)))
+    if options is None:
+        rules = variants.named(variant)
+        why = "the jigsaw's regions" if rules is not None and rules.regions else "these rules"
+        raise ValueError(f"no {n}x{n} grid fills {why}: there is no solved grid to make a puzzle from")
     grid = np.zeros(shape.cells, np.uint8)
     chosen = np.array([k for k in options if k < shape.cells * n])
     grid[chosen // n] = chosen % n + 1

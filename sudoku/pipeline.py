@@ -44,19 +44,46 @@ def map_chunks(work: Callable[[list, threading.Event], list], items: Iterable, *
     ``ready()`` says whether another item can be read without waiting (input typed or piped in):
     when it cannot, the chunk so far is worked on and its results yielded first, so each line is
     answered as soon as no more input is waiting."""
-    source = iter(items)
+    source = _Reader(items)
     if client is not None:
         done = _on_dask(work, source, client)
-        return itertools.chain.from_iterable(done) if flatten else done
-    chunks = _chunks(source, whole(chunk, "chunk", 1), ready)
-    jobs = checks.jobs(jobs)
-    in_flight = max(1, min(2 * jobs, READ_AHEAD // whole(chunk, "chunk", 1)))
-    stop = threading.Event()
-    if jobs == 1:
-        done = (work(c, stop) for c in chunks)
     else:
-        done = _threaded(work, chunks, min(jobs, in_flight), in_flight, stop, ready or _always)
-    return itertools.chain.from_iterable(done) if flatten else done
+        chunks = _chunks(source, whole(chunk, "chunk", 1), ready)
+        jobs = checks.jobs(jobs)
+        in_flight = max(1, min(2 * jobs, READ_AHEAD // whole(chunk, "chunk", 1)))
+        stop = threading.Event()
+        if jobs == 1:
+            done = (work(c, stop) for c in chunks)
+        else:
+            done = _threaded(work, chunks, min(jobs, in_flight), in_flight, stop, ready or _always)
+    return _then_raise(itertools.chain.from_iterable(done) if flatten else done, source)
+
+
+class _Reader(Iterator):
+    """The caller's items, read one at a time. An exception the caller's iterable raises ends the
+    items instead, and is kept (``error``) to be raised once every item read before it has been
+    answered: nothing read is lost."""
+
+    def __init__(self, items: Iterable) -> None:
+        self._items = iter(items)
+        self.error: Exception | None = None
+
+    def __next__(self) -> Any:
+        if self.error is not None:
+            raise StopIteration
+        try:
+            return next(self._items)
+        except StopIteration:
+            raise
+        except Exception as e:  # noqa: BLE001 - the caller's own exception, raised again in its turn
+            self.error = e
+            raise StopIteration from None
+
+
+def _then_raise(results: Iterator, source: _Reader) -> Iterator:
+    yield from results
+    if source.error is not None:
+        raise source.error
 
 
 def _on_dask(work, source, client):

@@ -172,7 +172,9 @@ def solve_array(grid: Any, *, limit: int = 1, jobs: int | None = 1, box: Box = N
     """Solve many puzzles of one size given as an array of values (``(n, N*N)``, 0 for blanks;
     :func:`sudoku.grid.read_array` reads a file of 81-character lines into one), counting up to
     ``limit`` solutions each, on ``jobs`` threads (0 or None: one per core); ``box``: the box shape
-    where it is not the squarest (see :meth:`sudoku.grid.Shape.of`).
+    where it is not the squarest (see :meth:`sudoku.grid.Shape.of`). A row with a value that is no
+    cell's (not a whole number from 0 to N, such as the 255 that :func:`~sudoku.grid.read_array`
+    gives a character it cannot read) gets status INVALID; the other rows are solved as ever.
 
     All the work per puzzle is in the kernel or whole-array numpy, outside the GIL, so threads
     scale even on easy puzzles; the only Python is per chunk (about eight chunks per thread, from
@@ -192,6 +194,7 @@ def solve_array(grid: Any, *, limit: int = 1, jobs: int | None = 1, box: Box = N
         raise ValueError(f"a row of {grid.shape[1]} cells is no sudoku: {e}") from None
     limit = check_count(limit, "limit", 1)
     jobs = checks.jobs(jobs)
+    grid, unreadable = _cells_or_blank(grid, shape.size)
     rows = grid.shape[0]
     solved = Solved(np.zeros(grid.shape, np.uint8), np.zeros(rows, np.int64), np.zeros(rows, np.int64),
                     np.zeros(rows, np.uint8))
@@ -213,7 +216,31 @@ def solve_array(grid: Any, *, limit: int = 1, jobs: int | None = 1, box: Box = N
         with ThreadPoolExecutor(jobs) as pool:
             for _ in pool.map(one, starts):
                 pass
+    if unreadable.any():
+        solved.status[unreadable] = status.INVALID
+        solved.counts[unreadable] = 0
+        solved.nodes[unreadable] = 0
+        solved.grid[unreadable] = 0
     return solved
+
+
+def _cells_or_blank(grid: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """``grid`` as uint8 values with every row that holds a value other than a whole number from
+    0 to ``n`` blanked, and which rows those were. Cost: one comparison per value."""
+    kind = grid.dtype.kind
+    if kind == "b":
+        grid = grid.astype(np.uint8)
+        kind = "u"
+    if kind in "iu":
+        bad = np.asarray(((grid < 0) | (grid > n)).any(axis=1))
+    elif kind == "f":
+        with np.errstate(invalid="ignore"):
+            bad = np.asarray((~np.isfinite(grid) | (grid != np.floor(grid)) | (grid < 0) | (grid > n)).any(axis=1))
+    else:
+        raise ValueError(f"grid must hold whole numbers, not {grid.dtype} values")
+    if bad.any():
+        grid = np.where(bad[:, None], 0, grid)
+    return np.ascontiguousarray(grid, dtype=np.uint8), bad
 
 
 def solve_chunk(puzzles: list, limit: int = 1, *, stop: threading.Event | None = None,

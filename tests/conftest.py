@@ -12,8 +12,15 @@ from dlx.engines import cells, compact, dlx1, dlx3
 
 #: No hypothesis check reads a clock: a deadline per example, or the health check on how long
 #: drawing examples takes, would fail a test on a loaded machine for the machine's sake.
-settings.register_profile("no clock", deadline=None, suppress_health_check=[HealthCheck.too_slow])
-settings.load_profile("no clock")
+NO_CLOCK = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
+#: The default, what the README's command and CI run: every test draws the same examples on every
+#: run (seeded from the test itself, no example database), so that whether a commit passes depends
+#: on the commit alone. Each test keeps its own ``max_examples``.
+settings.register_profile("fixed", derandomize=True, database=None, **NO_CLOCK)
+#: Random exploration, for developers (``pytest --hypothesis-profile explore``): new examples on
+#: each run, failures remembered in .hypothesis/ and replayed first. bench/fuzz.py explores further.
+settings.register_profile("explore", **NO_CLOCK)
+settings.load_profile("fixed")
 
 
 @pytest.fixture(autouse=True, scope="session")

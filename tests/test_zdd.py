@@ -367,7 +367,7 @@ def test_the_command_refuses_what_the_memo_cannot_do(capsys):
     assert "takes no --trace, --seed" in capsys.readouterr().err
     assert main(["dominoes", "4x4", "--count", "--memo", "--jobs", "2"]) == 0
     assert capsys.readouterr().out == "36\n"
-    assert main(["dominoes", "8x8", "--count", "--memo", "--max-nodes", "10"]) == 1
+    assert main(["dominoes", "8x8", "--count", "--memo", "--max-nodes", "10"]) == 3
     assert "more than max_nodes=10 nodes" in capsys.readouterr().err
 
 

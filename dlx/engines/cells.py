@@ -364,6 +364,57 @@ def select(x, C, state, tally):
 
 
 @njit(cache=True, nogil=True)
+def in_order(C, state):
+    """Put the active items back in the order of the problem (each list), and the live options of
+    each active item back in option order: after options are selected (a batch row's givens),
+    the sets are then as a fresh build of what is left would have them, so the search that follows
+    makes the choices, and counts the nodes, of a search of that problem. Selecting swaps items
+    and options around, and the item choice breaks ties by that order: without this, one 16x16
+    sudoku row took 2,778,968 nodes, a search of its givens 331. Cost: a pass over the items and
+    a sort of each active item's live options."""
+    item, sets, nd = C.item, C.set, C.nd
+    _items_in_order(item, sets, C.origin_item, 0, state[ACTIVE1], C.n1)
+    _items_in_order(item, sets, C.origin_item, C.n1, state[ACTIVE2], C.n_items)
+    for k in range(state[ACTIVE1]):
+        _options_in_order(item[k], sets, nd)
+    for k in range(C.n1, state[ACTIVE2]):
+        _options_in_order(item[k], sets, nd)
+
+
+@njit(cache=True, nogil=True)
+def _items_in_order(item, sets, origin_item, start, active, end):
+    """Positions ``start..end`` of ``item`` (one list): its first ``active`` ones in the order they
+    were built in, the inactive ones after them."""
+    inactive = np.empty(end - start, np.uint32)
+    n_in = 0
+    k = start
+    for p in range(start, end):
+        x = origin_item[p]
+        if sets[x - TWO] < active:
+            item[k] = x
+            sets[x - TWO] = k
+            k += 1
+        else:
+            inactive[n_in] = x
+            n_in += 1
+    for j in range(n_in):
+        item[k] = inactive[j]
+        sets[inactive[j] - TWO] = k
+        k += 1
+
+
+@njit(cache=True, nogil=True)
+def _options_in_order(x, sets, nd):
+    """The live options of item ``x`` (its set's first ``size`` nodes) sorted by node, that is in
+    option order, each node's ``loc`` following it."""
+    size = sets[x - ONE]
+    live = np.sort(sets[x:x + size])
+    for j in range(size):
+        sets[x + j] = live[j]
+        nd[live[j] + ONE] = x + j
+
+
+@njit(cache=True, nogil=True)
 def search(C, choice, saved, stack, state, want, max_nodes, work, early, out, ends):
     """Run until ``want`` more solutions have been visited, the tree is exhausted, the node count
     reaches ``max_nodes``, ``state[STOP]`` is set, about ``work`` updates are spent, or the save
@@ -601,6 +652,7 @@ def solve_batch(C, G, R, rows, limit, max_nodes, work, where, choice, saved, sta
             if status[r] == st.SOLVED and state[ACTIVE1] == 0:
                 counts[r] = 1     # the selected options cover everything already
             elif status[r] == st.SOLVED:
+                in_order(C, state)
                 stage = FIRST
         if stage != NEW_ROW:
             before = state[UPDATES]
