@@ -63,3 +63,22 @@ def test_a_secondary_item_whose_word_is_full_stays_live_in_a_batch_row(engine, n
     result = dlx.Batch(ec, [n], engine=engine).solve(np.arange(n + 1)[:, None], limit=10)
     assert result.counts.tolist() == [min(n, 10)] + [1] * n
     ec.check()
+
+
+@pytest.mark.parametrize("n", [65_535, 65_536, 65_537])
+def test_the_compact_engine_takes_16_bit_ids_up_to_its_limit_and_refuses_past_it(n):
+    """``n`` items, each in one option of its own: one solution, DLX1's ``n + 1`` nodes, the last
+    items given in a batch row; past 65,536 items and options, a refusal that names the limit."""
+    ec = dlx.ExactCover([[i] for i in range(n)])
+    if n > 65_536:
+        with pytest.raises(ValueError, match="at most 65,536 items, 65,536 options"):
+            ec.count(engine="compact")
+        return
+    assert ec.count(engine="compact") == 1 and ec.stats.nodes == n + 1
+    batch = dlx.Batch(ec, [1] * n, engine="compact")
+    rows = np.zeros((2, n), np.uint8)
+    rows[1, -300:] = 1
+    result = batch.solve(rows)
+    assert result.counts.tolist() == [1, 1] and result.answers.all()
+    assert result.nodes.tolist() == [n + 1, n - 300 + 1]
+    ec.check()
