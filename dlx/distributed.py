@@ -56,8 +56,10 @@ def connect(client: Any) -> Iterator[Any]:
                 yield made
             except BaseException:
                 # closed under a run cut short (Ctrl-C, an error), the cluster logs tracebacks about
-                # its own comms closing: noise beside what the caller reports
+                # its own comms closing (through distributed's loggers, and asyncio's for tasks whose
+                # exception nobody retrieved): noise beside what the caller reports
                 quiet.enter_context(distributed.utils.silence_logging_cmgr(logging.CRITICAL + 1))
+                quiet.enter_context(_silenced(logging.getLogger("asyncio")))
                 raise
         return
     if isinstance(client, str):
@@ -66,6 +68,17 @@ def connect(client: Any) -> Iterator[Any]:
             yield made
         return
     raise ValueError(f"client must be a distributed.Client, 'local' or a scheduler's address, not {client!r}")
+
+
+@contextmanager
+def _silenced(logger: logging.Logger) -> Iterator[None]:
+    """``logger`` says nothing inside the block."""
+    level = logger.level
+    logger.setLevel(logging.CRITICAL + 1)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
 
 
 def _local_cluster(distributed: Any) -> Any:
