@@ -343,9 +343,9 @@ class TooLarge(MemoryError):
     which bound, how far the search got, and what to do instead; ``bound`` is the name of the one
     it passed: ``"max_nodes"`` or ``"max_bytes"``."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, bound: str) -> None:
         super().__init__(message)
-        self.bound = "max_nodes" if message.startswith("the ZDD needs more than max_nodes") else "max_bytes"
+        self.bound = bound
 
 
 class Room:
@@ -364,7 +364,7 @@ class Room:
         with self._lock:
             if self.used + more > self.limit:
                 raise TooLarge(f"the memo and the ZDD need more than max_bytes={self.limit:,} bytes ({what}); "
-                               "give a larger max_bytes, or count without the memo")
+                               "give a larger max_bytes, or count without the memo", "max_bytes")
             self.used += more
 
     def give(self, bytes_: int) -> None:
@@ -601,7 +601,7 @@ class Builder:
         if want - 2 > self.max_nodes:
             raise TooLarge(f"the ZDD needs more than max_nodes={self.max_nodes:,} nodes (after "
                            f"{int(self.ctr[ENTRIES]):,} states); give a larger max_nodes, or count "
-                           "without the memo")
+                           "without the memo", "max_nodes")
         size = min(max(2 * self.zvar.size, want), self.max_nodes + 2)
         old = 20 * self.zvar.size
         self._pay(20 * size)
@@ -675,7 +675,7 @@ def build(problem: Options, *, max_nodes: int, max_bytes: int,
                             # is paid as the copies were
     if zvar.size - 2 > max_nodes:
         raise TooLarge(f"the ZDD needs more than max_nodes={max_nodes:,} nodes; give a larger max_nodes, "
-                       "or count without the memo")
+                       "or count without the memo", "max_nodes")
     top = Builder(problem, max_nodes=max_nodes, room=room)
     top.preload(zvar, zlo, zhi, frontier, roots)
     room.give(kept + frontier.nbytes)

@@ -41,6 +41,7 @@ from .rating import LEVELS, Rating, rate_all
 from .solver import INVALID, MAX_NODES, NO_SOLUTION, SOLVED, Result, solve_chunk
 
 _POSITIVE = whole_number(1)
+_NATURAL = whole_number(0)
 
 
 def _budget(text: str) -> int | None:
@@ -51,7 +52,7 @@ def _budget(text: str) -> int | None:
         return _POSITIVE(text)
     except argparse.ArgumentTypeError as e:
         raise argparse.ArgumentTypeError(f"{e} (or none, for no budget)") from None
-_NATURAL = whole_number(0)
+
 
 #: Exit statuses: 1 when some puzzle failed (unreadable, no solution, not unique with --unique);
 #: 2 for a usage error; 3 when --max-nodes ran out on some puzzle (and nothing failed); 130 when

@@ -384,9 +384,9 @@ def in_order(C, state):
 @njit(cache=True, nogil=True)
 def _items_in_order(item, sets, origin_item, start, active, end):
     """Positions ``start..end`` of ``item`` (one list): its first ``active`` ones in the order they
-    were built in, the inactive ones after them."""
-    inactive = np.empty(end - start, np.uint32)
-    n_in = 0
+    were built in, the inactive ones after them (also in that order). Reads ``origin_item`` only,
+    so ``item`` is rewritten in place; an active item's new place is below ``active``, an inactive
+    one's stays at or above it until the second pass moves it."""
     k = start
     for p in range(start, end):
         x = origin_item[p]
@@ -394,24 +394,29 @@ def _items_in_order(item, sets, origin_item, start, active, end):
             item[k] = x
             sets[x - TWO] = k
             k += 1
-        else:
-            inactive[n_in] = x
-            n_in += 1
-    for j in range(n_in):
-        item[k] = inactive[j]
-        sets[inactive[j] - TWO] = k
-        k += 1
+    for p in range(start, end):
+        x = origin_item[p]
+        if sets[x - TWO] >= active:
+            item[k] = x
+            sets[x - TWO] = k
+            k += 1
 
 
 @njit(cache=True, nogil=True)
 def _options_in_order(x, sets, nd):
     """The live options of item ``x`` (its set's first ``size`` nodes) sorted by node, that is in
-    option order, each node's ``loc`` following it."""
+    option order, each node's ``loc`` following it: an insertion sort in place (the sets are
+    short and mostly in order still)."""
     size = sets[x - ONE]
-    live = np.sort(sets[x:x + size])
-    for j in range(size):
-        sets[x + j] = live[j]
-        nd[live[j] + ONE] = x + j
+    for j in range(x + ONE, x + size):
+        y = sets[j]
+        i = j
+        while i > x and sets[i - ONE] > y:
+            sets[i] = sets[i - ONE]
+            i -= ONE
+        sets[i] = y
+    for j in range(x, x + size):
+        nd[sets[j] + ONE] = j
 
 
 @njit(cache=True, nogil=True)
