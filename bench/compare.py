@@ -40,7 +40,7 @@ from pathlib import Path
 from rivals import RIVALS, OverBudget, Rival, Timed, engine_counter, installed, version
 from sudoku_sets import INKALA, available, load
 
-from dlx import problems, write_dlx
+from dlx import engines, problems, write_dlx
 
 HERE = Path(__file__).resolve().parent
 REFERENCE = "dlx"  # the ratios say how many times faster this column is
@@ -83,8 +83,11 @@ C_SUDOKU = ("fast_solv_9r2 (C DLX): dlx 1.01-1.21x as fast; kudoku (C exact cove
             "8-15x faster than dlx")
 #: The report's sections, in the order they run.
 SECTIONS = ("sudoku", "generic", "startup", "whole", "knuth")
+#: This project's columns by engine, one per name of the registry that stands for machines ("auto" is
+#: the column "dlx").
+ENGINE_COLUMNS = {f"dlx engine={name}": name for name, family in engines.ENGINES.items() if family.machines}
 #: Columns that are this project again, by engine: no start-up rows of their own.
-SAME_PROCESS = {"dlx, one call each", "dlx engine=dlx", "dlx engine=cells", "dlx engine=compact"}
+SAME_PROCESS = {"dlx, one call each", *ENGINE_COLUMNS}
 
 
 @dataclass
@@ -324,9 +327,8 @@ def beside_knuth(quick: bool, rounds: int, knuth: Path | None) -> list[Row]:
             continue
         problem = make()
         check = lambda got, want=solutions: None if got == want else f"{got} solutions"
-        jobs = {name: engine_counter(engine)(problem) for name, engine in
-                (("dlx", "auto"), ("dlx engine=dlx", "dlx"), ("dlx engine=cells", "cells"),
-                 ("dlx engine=compact", "compact"))}
+        jobs = {name: engine_counter(engine)(problem)
+                for name, engine in {"dlx": engines.DEFAULT, **ENGINE_COLUMNS}.items()}
         jobs = {name: job for name, job in jobs.items() if job is not None}
         for program in programs if knuth else ():
             if (knuth / program).exists():
@@ -450,15 +452,16 @@ def report(sections: dict[str, list[Row]], rivals: list[Rival], settings: str, m
     out += ["", ("Counting every solution, CPU seconds, by engine, beside Knuth's C programs for the problem "
                  "(built with clang -O3 -march=native; absent unless --knuth names where they are built), all "
                  "in this run, each reporting the same count."), "",
-            "| problem | dlx (auto) | engine=dlx | engine=cells | engine=compact | Knuth's C |",
-            "|---|---:|---:|---:|---:|---|"]
+            "| problem | dlx (auto) | " + " | ".join(c.removeprefix("dlx ") for c in ENGINE_COLUMNS)
+            + " | Knuth's C |",
+            "|---|---:|" + "---:|" * len(ENGINE_COLUMNS) + "---|"]
     for row in sections["knuth"]:
         _, solutions, programs = KNUTH[row.label]
         theirs = ", ".join(f"{p.upper()} {shown(row, row.cells[p.upper()], 'cpu', ratio=False)}"
                            for p in programs if p.upper() in row.cells) or "not run"
         out.append(f"| {row.label}: {solutions:,} solutions | "
                    + " | ".join(shown(row, row.cells.get(n), "cpu", ratio=False)
-                                for n in ("dlx", "dlx engine=dlx", "dlx engine=cells", "dlx engine=compact"))
+                                for n in ("dlx", *ENGINE_COLUMNS))
                    + f" | {theirs} |")
     out += ["", "## Wall time of the same runs", "",
             *table(sections["sudoku"], names, "puzzles (per wall-second)", "wall"), "",

@@ -44,7 +44,7 @@ from naive import Counts, Tally, algorithm_m, algorithm_x
 import dlx
 from dlx import Batch, ExactCover, engines, parallel
 
-ENGINES = ("dlx", "cells", "compact", "auto")
+ENGINES = tuple(engines.ENGINES)
 #: The option counts of one item that sit at a word's edges (the compact engine's words are 8,
 #: 16, 32 or 64 bits, the top one spare), and a few beyond its limit of 63.
 WIDTHS = (1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129)

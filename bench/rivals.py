@@ -18,6 +18,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from importlib import metadata
 
+from dlx import engines
+
 Answer = tuple[str | None, int]
 
 
@@ -112,7 +114,6 @@ def engine_counter(engine: str) -> Callable:
     """Counting with one engine by name; None where it cannot take the problem (cells: bounds;
     compact: bounds and its limits)."""
     def counter(problem) -> Callable[[float], int] | None:
-        from dlx import engines
         if engines.get(engine).machines and all(m.refusal(problem.engine_input) for m in
                                                engines.get(engine).machines):
             return None
@@ -316,12 +317,9 @@ class Rival:
 RIVALS = [
     Rival("dlx", "numba-dlx", "numba, this project: sudoku.solve_all", dlx_batch, dlx_counter, True),
     Rival("dlx, one call each", "numba-dlx", "numba, this project: one call per puzzle", dlx_per_call, None, True),
-    Rival("dlx engine=dlx", "numba-dlx", "numba, this project: Dancing Links (DLX1, DLX2, DLX3) by name",
-          engine_sudoku("dlx"), engine_counter("dlx"), True),
-    Rival("dlx engine=cells", "numba-dlx", "numba, this project: dancing cells (SSXC1, SSXCC) by name",
-          engine_sudoku("cells"), engine_counter("cells"), True),
-    Rival("dlx engine=compact", "numba-dlx", "numba, this project: the compact engine (words, no undo) by name",
-          engine_sudoku("compact"), engine_counter("compact"), True),
+    *(Rival(f"dlx engine={name}", "numba-dlx", f"numba, this project by engine name: {family.summary}",
+            engine_sudoku(name), engine_counter(name), True)
+      for name, family in engines.ENGINES.items() if family.machines),
     # xcover's search is a numba generator; numba never frees one left unfinished (numba issues #1278,
     # #6993), as at limit 1: about 75 kB each, and the process slows as they pile up
     Rival("xcover", "xcover", "numba, Knuth's dancing cells", xcover_sudoku, xcover_counter, True, leaks=True),

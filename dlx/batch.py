@@ -151,9 +151,9 @@ class Batch:
         [0, 0, 0, 3]
 
         A row without exactly one solution is a ValueError (so is a value out of range). Cost: a
-        search per unit; with DLX1, one kernel call in which every value stays selected between
-        searches, so that none is selected again for each test (the other engines select the
-        row's values afresh for each).
+        search per unit: one call of the engine's reduction kernel (``Engine.reduce_row``; one
+        that keeps the values selected between searches selects none again per test), or a batch
+        row per test for an engine without one.
         """
         values = self._values(np.asarray(row)[None, :])[0].copy()
         if units is None:

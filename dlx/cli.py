@@ -320,10 +320,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--max-nodes", type=_natural, metavar="N",
                         help="stop after N search nodes (a budget; exit status 3 if it runs out)")
     parser.add_argument("--engine", choices=list(engines.ENGINES), default=engines.DEFAULT,
-                        help="the search engine: dlx (Dancing Links: Knuth's DLX1, or DLX2/DLX3 for "
-                             "colours and multiplicities), cells (dancing cells: SSXC1, SSXCC for "
-                             "colours) or auto, which picks cells for long options (5 items or more "
-                             "on average) or colours, dlx otherwise (default: %(default)s)")
+                        help=f"the search engine: {engines.help_text()} (default: %(default)s)")
     parser.add_argument("--jobs", type=_natural, default=1, metavar="N",
                         help="search on N threads, 0 for one per core (default: %(default)s); the "
                              "same solutions in the same order (dancing cells: another order)")

@@ -9,6 +9,7 @@ way a run ends, the structure it used is back exactly as built.
 """
 from __future__ import annotations
 
+import textwrap
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -37,22 +38,19 @@ WORK = 1 << 22
 class SearchStats:
     """What a search did, counted as the Knuth program of its engine counts it.
 
-    ``engine``: the engine that searched (``"dlx"`` or ``"cells"``; ``"auto"`` names the one it
-    chose). With ``"dlx"`` the figures are DLX1's (DLX2's, DLX3's with colours, multiplicities):
-    ``nodes``: levels entered (dead ends included) plus one per solution; ``updates``: items covered
-    plus nodes unlinked. With ``"cells"`` they are SSXC1's (SSXCC's): ``nodes``: levels entered
-    (solutions included; an option whose trial aborts early, because it would leave a primary item
-    without options, makes no node); ``updates``: items made inactive plus options taken out of a
-    set. ``solutions``: solutions visited; ``seconds``: time spent searching (not
-    loading the kernels); ``status``: a :class:`dlx.Status`: ``"complete"`` (the whole search tree
-    was explored), ``"limit"`` (the solution limit was reached), ``"max_nodes"`` (the node budget ran
-    out), ``"stopped"`` (stopped on request, or the iterator was closed early) or ``"running"``;
-    ``cleansings``: DLX2's count of purified items plus options whose colour a purification
-    satisfied (0 without colours).
+    ``engine``: the name of the engine that searched (``"auto"`` names the one it chose); its
+    figures are counted as that engine's Knuth program counts them (below): ``nodes`` (search
+    nodes), ``updates`` and ``cleansings`` (0 without colours). ``solutions``: solutions visited;
+    ``seconds``: time spent searching (not loading the kernels); ``status``: a :class:`dlx.Status`:
+    ``"complete"`` (the whole search tree was explored), ``"limit"`` (the solution limit was
+    reached), ``"max_nodes"`` (the node budget ran out), ``"stopped"`` (stopped on request, or the
+    iterator was closed early) or ``"running"``.
 
     Stats add up (``a + b``), as the parts of a split search do: counters and seconds add, and the
     sum is complete only when both parts are; otherwise it has the status of the first part that
     is not complete. Parts from different engines add up to engine ``"mixed"``.
+
+    {counting}
     """
 
     nodes: int
@@ -299,6 +297,10 @@ class Search(Iterator[tuple[int, ...]]):
     def __repr__(self) -> str:
         s = self.stats
         return f"<Search {s.status}: {s.solutions} solutions, {s.nodes} nodes>"
+
+
+SearchStats.__doc__ = SearchStats.__doc__.replace("{counting}", "\n    ".join(
+    textwrap.wrap(engines.counting(), 96, break_on_hyphens=False)))
 
 
 def _total(done: int, more: int) -> int:

@@ -2,13 +2,11 @@ import signal
 from pathlib import Path
 
 import numba
-import numpy as np
 import pytest
 from hypothesis import HealthCheck, settings
 from support import SHARED_DLX
 
-from dlx import batch, memo, search
-from dlx.engines import cells, compact, dlx1, dlx3
+from dlx import batch, engines, memo, search
 
 #: No hypothesis check reads a clock: a deadline per example, or the health check on how long
 #: drawing examples takes, would fail a test on a loaded machine for the machine's sake.
@@ -52,17 +50,9 @@ def small_tunables():
         yield
         return
     patch = pytest.MonkeyPatch()
-    patch.setattr(dlx1, "QUICK_SCAN", 1)
-    patch.setattr(dlx1, "FLAT_SCAN", 3)
-    patch.setattr(dlx1, "LENGTH_CAP", np.int32(2))
-    patch.setattr(dlx1, "POLL", 1)
-    patch.setattr(dlx3, "POLL", 1)
-    patch.setattr(cells, "POLL", 1)
-    patch.setattr(cells, "STACK_START", 2)
-    patch.setattr(cells, "STACK_LEVELS", 1)
+    for module, name, tiny in engines.tunables():
+        patch.setattr(module, name, tiny)
     patch.setattr(search, "WORK", 5)
-    patch.setattr(compact, "STACK_START", 2)
-    patch.setattr(compact, "STACK_LEVELS", 1)
     patch.setattr(memo, "WORK", 3)
     patch.setattr(memo, "FIRST_NODES", 3)
     patch.setattr(memo, "FIRST_STATES", 1)

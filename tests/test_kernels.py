@@ -7,19 +7,21 @@ import re
 import pytest
 from numba import njit
 
-from dlx import problems
-from dlx.engines import cells, compact, dlx1, dlx3
+from dlx import engines, problems
 
-#: engine module, the engine name that runs it, a problem it runs (its search compiled for those types)
-RUNS = [
-    (dlx1, "dlx", lambda: problems.queens(5)),
-    (dlx3, "dlx", lambda: problems.k_queens(5, 3)),
-    (dlx3, "dlx", lambda: problems.graceful([(0, 1), (1, 2)])),
-    (cells, "cells", lambda: problems.langford(4)),
-    (cells, "cells", lambda: problems.graceful([(0, 1), (1, 2)])),
-    (compact, "compact", lambda: problems.queens(5)),
-    (compact, "compact", lambda: problems.graceful([(0, 1), (1, 2)])),
-]
+
+def runs() -> list:
+    """Every engine's compiled searches with each of its samples, and a registry name that runs it
+    on that sample (so its search is compiled for the sample's types)."""
+    found = []
+    for machine in engines.machines():
+        for function, args in machine.samples:
+            make = getattr(problems, function)
+            name = next(name for name, family in engines.ENGINES.items() if family.machines
+                        and family.for_problem(make(*args).engine_input) is machine)
+            for search in machine.searches:
+                found.append(pytest.param(search, name, make, args, id=f"{machine.name}-{function}"))
+    return found
 
 
 def functions(ir: str) -> dict[str, dict[str, str]]:
@@ -85,15 +87,13 @@ def test_the_cycle_finder_sees_a_loop_and_a_straight_line():
     assert on_cycles({"entry": "br label %x", "x": "ret void"}) == set()
 
 
-@pytest.mark.parametrize("module, engine, make", RUNS,
-                         ids=["dlx1", "dlx3 bounds", "dlx3 colours", "cells", "cells colours", "compact",
-                              "compact colours"])
-def test_no_reference_count_inside_the_search_loop(module, engine, make):
-    problem = make()
+@pytest.mark.parametrize("kernel, engine, make, args", runs())
+def test_no_reference_count_inside_the_search_loop(kernel, engine, make, args):
+    problem = make(*args)
     problem.count(engine=engine)            # compiles (or loads) the search for these types
-    fresh = njit(nogil=True)(module.search.py_func)
-    assert module.search.signatures
-    for signature in module.search.signatures:
+    fresh = njit(nogil=True)(kernel.py_func)
+    assert kernel.signatures
+    for signature in kernel.signatures:
         fresh.compile(signature)
     for ir in fresh.inspect_llvm().values():
         kernels = functions(ir)
@@ -101,7 +101,7 @@ def test_no_reference_count_inside_the_search_loop(module, engine, make):
         loop = on_cycles(search)
         assert len(loop) > 10                # the search's loop was found
         counted = sorted(b for b in loop if counts_references(search[b]))
-        assert not counted, f"{module.__name__}.search counts references in its loop: blocks {counted[:5]}"
+        assert not counted, f"{kernel.__name__} counts references in its loop: blocks {counted[:5]}"
         called = calls("".join(search[b] for b in loop)) & kernels.keys()
         todo = list(called)
         while todo:            # and what they call, and so on
@@ -110,5 +110,5 @@ def test_no_reference_count_inside_the_search_loop(module, engine, make):
                 todo.append(symbol)
         for symbol in called:
             assert not any(counts_references(text) for text in kernels[symbol].values()), \
-                f"{module.__name__}.search calls {symbol[:60]} in its loop (or a kernel it calls does), " \
+                f"{kernel.__name__} calls {symbol[:60]} in its loop (or a kernel it calls does), " \
                 "which counts references"

@@ -1,8 +1,9 @@
 """The engines, by name: ``engine="auto"`` (the default), ``"dlx"``, ``"cells"`` or ``"compact"``
 everywhere an engine can be chosen.
 
-An engine is one search machine behind the small interface of :class:`base.Engine`; a new one
-goes into a module of its own here and into :data:`ENGINES`. A name may stand for a family whose
+An engine is one search machine behind the small interface of :class:`base.Engine`, facts included
+(its summary, what it counts, what it refuses, its tunables, its test samples); a new one goes into
+a module of its own here and into :data:`ENGINES`, and everything else reads it from there. A name may stand for a family whose
 member is picked by the problem: ``"dlx"`` runs DLX1 on a plain exact-cover problem and the machine
 of DLX2/DLX3 on one with colours or multiplicities, so that every figure is the one Knuth's program
 for that kind of problem reports. ``"cells"`` is dancing cells (Knuth's SSXC1, SSXCC with colours).
@@ -12,10 +13,11 @@ measurement.
 """
 from __future__ import annotations
 
-from typing import Protocol
+import importlib
+from typing import Any, Protocol
 
 from . import compact
-from .base import Engine, Machine, Options, Prepared
+from .base import Engine, Machine, Options, Prepared, Single
 from .cells import Cells
 from .compact import CompactEngine
 from .dlx1 import DLX1
@@ -26,6 +28,8 @@ class Family(Protocol):
     """What a name stands for: the engine that searches a given problem."""
 
     name: str
+    #: One line: what the name stands for (``--help``, the docs).
+    summary: str
 
     @property
     def machines(self) -> tuple[Engine, ...]:
@@ -38,6 +42,7 @@ class DancingLinks:
     """Knuth's Dancing Links programs: DLX1 (plain), DLX2 (colours), DLX3 (multiplicities)."""
 
     name = "dlx"
+    summary = "Dancing Links: Knuth's DLX1, or DLX2/DLX3 for colours and multiplicities"
 
     def __init__(self) -> None:
         self.plain = DLX1()
@@ -86,6 +91,9 @@ class Auto:
     """Not an engine but a choice between two (see :func:`choose`)."""
 
     name = "auto"
+    summary = ("picks one by the shape of the problem, as measured: cells for long options (5 entries or more "
+               "on average) or colours; compact for small problems of primary items and options of 4 entries; "
+               "dlx for the rest and for multiplicities")
     machines = ()
 
     def for_problem(self, problem: Options) -> Engine:
@@ -121,4 +129,44 @@ def resolve(name: str, problem: Options) -> str:
     return choose(problem) if name == "auto" else name
 
 
-__all__ = ["DEFAULT", "ENGINES", "Engine", "Machine", "Options", "Prepared", "choose", "get", "machines", "resolve"]
+def help_text() -> str:
+    """What ``--engine`` says of every name (the commands' help)."""
+    return "; ".join(f"{name}: {family.summary}" for name, family in ENGINES.items())
+
+
+def counting() -> str:
+    """What the figures of each engine count, as :class:`dlx.SearchStats` says."""
+    lines = []
+    for name, family in ENGINES.items():
+        for machine in family.machines:
+            label = f'``"{name}"``' if len(family.machines) == 1 else f'``"{name}"`` on machine {machine.name}'
+            lines.append(f"With {label} the figures are {machine.counts}.")
+    return "\n".join(lines)
+
+
+def table() -> str:
+    """The engines as a Markdown table (docs/architecture.md holds it between two markers)."""
+    rows = ["| name | machine | module | what it is | nodes and updates | refuses | tunables |",
+            "|---|---|---|---|---|---|---|"]
+    for name, family in ENGINES.items():
+        if not family.machines:
+            rows.append(f"| `{name}` | | | {family.summary} | the chosen engine's | | |")
+        for machine in family.machines:
+            tunables = ", ".join(f"`{key.split(':')[1]}`" for key in machine.tunables)
+            rows.append(f"| `{name}` | `{machine.name}` | `{type(machine).__module__}` | {machine.summary} | "
+                        f"{machine.counts} | {machine.refuses} | {tunables} |")
+    return "\n".join(rows)
+
+
+def tunables() -> list[tuple[Any, str, Any]]:
+    """Every engine's tunables as ``(module, name, tiny value)``: what the coverage run shrinks."""
+    found = []
+    for machine in machines():
+        for key, value in machine.tunables.items():
+            module, name = key.split(":")
+            found.append((importlib.import_module(module), name, value))
+    return found
+
+
+__all__ = ["DEFAULT", "ENGINES", "Engine", "Machine", "Options", "Prepared", "Single", "choose", "counting", "get",
+           "help_text", "machines", "resolve", "table", "tunables"]

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import threading
 import weakref
+from collections.abc import Mapping
 from typing import Any, NamedTuple, Protocol
 
 import numpy as np
@@ -101,13 +102,31 @@ class TraceRefused(ValueError):
 class Engine(Protocol):
     """The contract of an engine (what ``dlx.engines.ENGINES`` resolves to). An engine is a module
     of :mod:`dlx.engines` holding its structure, its search machine, its batch kernel (built on
-    :mod:`.batch`) and its check, and a class with these methods; one line in the registry names it.
-    A test file (tests/test_engines.py) runs the whole contract over every engine there is.
+    :mod:`.batch`) and its check, and a class with these facts and methods; one line in the registry
+    names it. Everything else reads the facts from the registry: the ``--engine`` help, the
+    docstring of :class:`dlx.SearchStats`, the engines' table in docs/architecture.md, the columns
+    of bench/compare.py, and the tests (tests/test_engines.py runs the whole contract over every
+    engine there is, tests/test_kernels.py compiles its ``searches`` for its ``samples``, the
+    coverage run shrinks its ``tunables``).
 
     A structure and a machine are each engine's own types (a :class:`Machine`, or one with its
     ``choice``, ``state`` and ``first_tweak``): typed Any here, so an engine can name its own."""
 
     name: str
+    #: One line: what the engine is.
+    summary: str
+    #: What its ``nodes`` and ``updates`` count (and ``cleansings``, when it keeps them).
+    counts: str
+    #: The problems it cannot take, in words (:meth:`refusal` is the test).
+    refuses: str
+    #: Its kernels' tunables as ``"module:NAME"``, each with a tiny value that makes small problems
+    #: take every branch when the kernels run as plain Python (the coverage run).
+    tunables: Mapping[str, Any]
+    #: Small problems its search is compiled for by tests/test_kernels.py: the name of a function
+    #: of :mod:`dlx.problems` and its arguments.
+    samples: tuple[tuple[str, tuple], ...]
+    #: Its compiled searches, whose loops must keep no reference count (see above).
+    searches: tuple[Any, ...]
     #: Whether :meth:`advance` records a trace (else it raises :class:`TraceRefused` for one).
     traces: bool
     #: Whether the pieces of a split search find one run's solutions in its order, with its nodes
@@ -171,6 +190,21 @@ class Engine(Protocol):
         :meth:`dlx.Batch.reduce`), in place; returns the solutions of the row as given, up to 2,
         or -1 when its values clash. :func:`.batch.reduce_by_rows` does it with
         :meth:`solve_batch`, for an engine without a kernel of its own."""
+
+
+class Single:
+    """What makes an engine a name of its own in the registry: a family of one machine."""
+
+    @property
+    def machines(self) -> tuple[Engine, ...]:
+        return (self,)
+
+    def for_problem(self, problem: Options) -> Engine:
+        """This engine, or a ValueError saying why it cannot take ``problem``."""
+        why = self.refusal(problem)
+        if why:
+            raise ValueError(why)
+        return self
 
 
 def warm_up(engine: Engine, structure) -> None:

@@ -142,8 +142,7 @@ def solve_rows(engine, structure, pristine, scratch: Scratch, groups: Groups, ro
 def reduce_by_rows(engine, structure, pristine, scratch: Scratch, groups: Groups, row: np.ndarray,
                    units: np.ndarray, unit_ends: np.ndarray, keep: int, minimal: bool, budget: int) -> int:
     """:meth:`Engine.reduce_row` with one batch row per test: each test selects the row's values
-    afresh. For an engine without a reduction kernel of its own (DLX1 has one that keeps the
-    values selected between tests)."""
+    afresh. For an engine without a reduction kernel of its own."""
     first = solve_rows(engine, structure, pristine, scratch, groups, row[None, :], 2, np.iinfo(np.int64).max)
     if first.status[0] == st.INVALID:
         return -1

@@ -54,6 +54,7 @@ from .base import (
     STOP,
     UPDATES,
     Options,
+    Single,
     StructureError,
     ceiling_of,
     refuse_trace,
@@ -758,28 +759,27 @@ def check(C: CellStructure, problem: Options, applied_options = ()) -> None:
             raise StructureError(f"item {i} has options {live}, expected {want}")
 
 
-class Cells:
+class Cells(Single):
     """Dancing cells: SSXC1 for plain problems and secondary items, SSXCC with colours."""
 
     name = "cells"
+    summary = "dancing cells: Knuth's SSXC1, or SSXCC with colours"
+    counts = ("SSXC1's (SSXCC's): nodes: levels entered, solutions included (an option whose trial aborts "
+              "early, because it would leave a primary item without options, makes no node); updates: items "
+              "made inactive plus options taken out of a set; cleansings: purified items plus options that "
+              "kept their place in one")
+    refuses = "multiplicities (bounds other than 1)"
+    tunables = {f"{__name__}:POLL": 1, f"{__name__}:STACK_START": 2, f"{__name__}:STACK_LEVELS": 1}
+    samples = (("langford", (4,)), ("graceful", ([(0, 1), (1, 2)],)))
+    searches = (search,)
     traces = False
     #: a piece's sets are as built, not as the run left them: options come in another order
     exact_splits = False
-
-    @property
-    def machines(self) -> tuple[Cells]:
-        return (self,)
 
     def refusal(self, options: Options) -> str | None:
         if options.bounds is not None:
             return "the cells engine takes no multiplicities (bounds other than 1): the dlx engine (DLX3) takes them"
         return None
-
-    def for_problem(self, problem: Options) -> Cells:
-        why = self.refusal(problem)
-        if why:
-            raise ValueError(why)
-        return self
 
     def prepare(self, options: Options) -> CellStructure:
         C = build(options.start, options.items, options.colours, options.n_items, options.n_primary)

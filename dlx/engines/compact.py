@@ -64,6 +64,7 @@ from .base import (
     STOP,
     UPDATES,
     Options,
+    Single,
     StructureError,
     ceiling_of,
     refuse_trace,
@@ -810,29 +811,27 @@ def check(C: Compact, problem: Options, applied_options=()) -> None:
         raise StructureError(f"the word of {what} is {int(C.mask[bad]):#x}, expected {int(want[bad]):#x}")
 
 
-class CompactEngine:
+class CompactEngine(Single):
     """Small problems, each item's live options one word (see the module): DLX1's choices and
     nodes, its own updates."""
 
     name = "compact"
+    summary = "Algorithm X for small problems, each item's live options one machine word"
+    counts = ("DLX1's nodes and choices (DLX2's with colours): levels entered, dead ends included, plus one "
+              "per solution; its own updates: items covered plus options blocked")
+    refuses = (f"multiplicities, more than {MAX_IDS:,} items or options, more than {MAX_PER_ITEM} options "
+               "on one item")
+    tunables = {f"{__name__}:POLL": 1, f"{__name__}:STACK_START": 2, f"{__name__}:STACK_LEVELS": 1}
+    samples = (("queens", (5,)), ("graceful", ([(0, 1), (1, 2)],)))
+    searches = (search,)
     traces = False
     exact_splits = True
-
-    @property
-    def machines(self) -> tuple[CompactEngine]:
-        return (self,)
 
     def refusal(self, options: Options) -> str | None:
         if options.bounds is not None:
             return ("the compact engine takes no multiplicities (bounds other than 1): "
                     "the dlx engine (DLX3) takes them")
         return limits(options)
-
-    def for_problem(self, problem: Options) -> CompactEngine:
-        why = self.refusal(problem)
-        if why:
-            raise ValueError(why)
-        return self
 
     def prepare(self, options: Options) -> Compact:
         C = build(options)

@@ -515,6 +515,14 @@ class DLX1:
     """Knuth's DLX1: nodes and updates counted exactly as his program counts them."""
 
     name = "dlx1"
+    summary = "Knuth's DLX1: Algorithm X on Dancing Links"
+    counts = ("DLX1's: nodes: levels entered (dead ends included) plus one per solution; updates: items "
+              "covered plus nodes unlinked")
+    refuses = "colours and multiplicities (DLX2 and DLX3 take them)"
+    tunables = {f"{__name__}:QUICK_SCAN": 1, f"{__name__}:FLAT_SCAN": 3, f"{__name__}:LENGTH_CAP": np.int32(2),
+                f"{__name__}:POLL": 1}
+    samples = (("queens", (5,)),)
+    searches = (search,)
     traces = True
     exact_splits = True
 

@@ -771,6 +771,14 @@ class DLX3:
     his programs count them (DLX2's rules when every bound is 1, DLX3's otherwise)."""
 
     name = "dlx3"
+    summary = "Knuth's DLX2 (colours) and DLX3 (multiplicities) on Dancing Links"
+    counts = ("DLX2's, DLX3's with multiplicities: nodes: levels entered (dead ends and solutions "
+              "included); updates: items covered plus nodes unlinked (by cover, purify or tweak); "
+              "cleansings: purified items plus options whose colour a purification satisfied")
+    refuses = "nothing"
+    tunables = {f"{__name__}:POLL": 1}
+    samples = (("k_queens", (5, 3)), ("graceful", ([(0, 1), (1, 2)],)))
+    searches = (search,)
     traces = False
     exact_splits = True
 
