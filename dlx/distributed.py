@@ -20,9 +20,9 @@ from typing import Any
 
 import numpy as np
 
-from . import parallel
+from . import pieces
 from .checks import UNLIMITED
-from .parallel import Outcome, Piece, Result, search_piece
+from .pieces import Outcome, Piece, Result, search_piece
 
 #: Times the scheduler runs a task again when its worker dies.
 RETRIES = 3
@@ -168,7 +168,7 @@ def threads(client: Any) -> int:
 
 def search_task(problem: Any, engine: str, piece: Piece, collect: bool, max_nodes: int) -> Outcome:
     """One piece, searched in a worker on the structure of its copy of the problem."""
-    prepared = problem.prepared(engine)
+    prepared = problem.structures.prepared(engine)
     structure = prepared.acquire()
     try:
         return search_piece(prepared.engine, structure, piece, collect=collect, max_nodes=max_nodes)
@@ -179,33 +179,33 @@ def search_task(problem: Any, engine: str, piece: Piece, collect: bool, max_node
 def run(problem: Any, engine: str, client: Any, *, collect: bool, limit: int, max_nodes: int,
         order: np.ndarray | None = None,
         progress: bool = False) -> Result:
-    """The search of ``problem`` as Dask tasks: :func:`parallel.split_for` cuts it into
+    """The search of ``problem`` as Dask tasks: :func:`dlx.pieces.split_for` cuts it into
     ``TASKS_PER_THREAD`` pieces per worker thread; each piece is a task with the budget that is
     left, and the search ends (the rest cancelled) once ``limit`` solutions or ``max_nodes`` nodes
     are reached; the nodes of the tasks done then are counted, so they may pass the budget by
     what the last tasks spent. Stats add up as in a threaded run; ``seconds`` is the wall time."""
     started = time.perf_counter()
     with connect(client) as client:
-        depth, pieces, above, split_stats = parallel.split_for(
-            problem, parallel.TASKS_PER_THREAD * threads(client), engine=engine, collect=collect)
+        depth, cut, above, split_stats = pieces.split_for(
+            problem, pieces.TASKS_PER_THREAD * threads(client), engine=engine, collect=collect)
         outcomes = list(above)
         found = sum(o.count for o in above)
         nodes = split_stats.nodes
         cut_short = False
-        if pieces and found < limit and nodes < max_nodes:
+        if cut and found < limit and nodes < max_nodes:
             shared = client.scatter(problem, broadcast=True, hash=False)
             budget = max_nodes if max_nodes >= UNLIMITED else max_nodes - nodes
             tasks = [client.submit(search_task, shared, engine, p, collect, budget, pure=False,
-                                   retries=RETRIES) for p in pieces]
+                                   retries=RETRIES) for p in cut]
             for outcome in gather(client, tasks, progress=progress):
                 outcomes.append(outcome)
                 found += outcome.count
                 nodes += outcome.stats.nodes
                 if found >= limit or nodes >= max_nodes:
-                    cut_short = len(outcomes) < len(above) + len(pieces)
+                    cut_short = len(outcomes) < len(above) + len(cut)
                     break
-    return parallel.merge(outcomes, engine, before=split_stats, limit=limit, out_of_nodes=cut_short,
-                          seconds=time.perf_counter() - started, order=order, collect=collect)
+    return pieces.merge(outcomes, engine, before=split_stats, limit=limit, out_of_nodes=cut_short,
+                        seconds=time.perf_counter() - started, order=order, collect=collect)
 
 
 def gather(client: Any, futures: list, *, progress: bool = False, desc: str = "tasks") -> Iterator:

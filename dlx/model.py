@@ -6,9 +6,7 @@ owns its state and its statistics.
 """
 from __future__ import annotations
 
-import threading
 import warnings
-from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +18,7 @@ if TYPE_CHECKING:
     from . import parallel
     from .zdd import ZDD
 from .checks import check_count, whole
+from .engines.problem import Structures, reorder, seeding
 from .matrix import matrix_options
 from .search import Search, SearchStats
 
@@ -93,10 +92,7 @@ class ExactCover:
     colours: tuple[Hashable, ...]
     bounds: np.ndarray | None
     engine_input: engines.Options
-    _structures: dict[str, engines.Prepared]
-    _prepare_lock: threading.Lock
-    _local: threading.local
-    _seeded_copies: OrderedDict[int, tuple[ExactCover, np.ndarray, np.ndarray]]
+    structures: Structures
 
     def __init__(
         self,
@@ -206,9 +202,7 @@ class ExactCover:
                                    len(items), n_primary)
         fields = {"items": tuple(items), "n_primary": n_primary, "option_start": start,
                   "option_items": ids, "option_colours": colours, "colours": tuple(colour_values),
-                  "bounds": bounds, "engine_input": searched,
-                  "_structures": {}, "_prepare_lock": threading.Lock(), "_local": threading.local(),
-                  "_seeded_copies": OrderedDict()}
+                  "bounds": bounds, "engine_input": searched, "structures": Structures(searched)}
         for name, value in fields.items():
             object.__setattr__(self, name, value)
 
@@ -226,17 +220,9 @@ class ExactCover:
 
     def prepared(self, engine: str) -> engines.Prepared:
         """The structure of engine ``engine`` (a name) for this problem, built from
-        :attr:`engine_input` on first use and kept: in place for one run at a time, copies for the
-        others (:class:`dlx.engines.Prepared`). What runs, batches and split searches start from."""
-        prepared = self._structures.get(engine)
-        if prepared is None:
-            with self._prepare_lock:
-                prepared = self._structures.get(engine)
-                if prepared is None:
-                    prepared = engines.Prepared(engines.get(engine).for_problem(self.engine_input),
-                                                self.engine_input)
-                    self._structures[engine] = prepared
-        return prepared
+        :attr:`engine_input` on first use and kept in :attr:`structures`: in place for one run at a
+        time, copies for the others (:class:`dlx.engines.Prepared`)."""
+        return self.structures.prepared(engine)
 
     def seeded(self, seed: int) -> tuple[ExactCover, np.ndarray, np.ndarray]:
         """This problem with its options and items in an order drawn from ``seed`` (numpy's PCG64),
@@ -246,33 +232,13 @@ class ExactCover:
         A search of the copy is a seeded search of this one: the options of every item are tried
         in a random order (the copy lists them in that order) and ties between items with as few
         options are broken at random (the copy lists primary items, and secondary items, in a
-        random order); entries keep their order within an option. The last few copies are kept,
-        so a seed used again costs nothing. Cost: linear in the size of the problem."""
-        seed = whole(seed, "seed")
-        with self._prepare_lock:
-            found = self._seeded_copies.get(seed)
-            if found is not None:
-                self._seeded_copies.move_to_end(seed)
-                return found
-        rng = np.random.default_rng(seed)
-        n, n1 = self.n_options, self.n_primary
-        order = rng.permutation(n).astype(np.int64)
-        item_order = np.concatenate([rng.permutation(n1), n1 + rng.permutation(self.n_items - n1)])
-        new_id = np.empty(self.n_items, np.int32)
-        new_id[item_order] = np.arange(self.n_items, dtype=np.int32)
-        lengths = np.diff(self.option_start)[order]
-        start = np.zeros(n + 1, np.int64)
-        np.cumsum(lengths, out=start[1:])
-        at = np.arange(start[-1]) + np.repeat(self.option_start[:-1][order] - start[:-1], lengths)
-        colours = None if self.option_colours is None else self.option_colours[at]
-        bounds = None if self.bounds is None else self.bounds[item_order[:n1]]
-        copy = ExactCover._from_ids([self.items[i] for i in item_order.tolist()], n1, start,
-                                    new_id[self.option_items[at]], colours, bounds, self.colours)
-        order.flags.writeable = item_order.flags.writeable = False
-        with self._prepare_lock:
-            self._seeded_copies[seed] = copy, order, item_order
-            while len(self._seeded_copies) > SEEDED_COPIES:
-                self._seeded_copies.popitem(last=False)
+        random order); entries keep their order within an option. Cost: linear in the size of the
+        problem (a seeded run reorders the engines' input alone, and keeps the last few)."""
+        order, item_order = seeding(self.engine_input, whole(seed, "seed"))
+        start, ids, colours = reorder(self.option_start, self.option_items, self.option_colours, order, item_order)
+        bounds = None if self.bounds is None else self.bounds[item_order[:self.n_primary]]
+        copy = ExactCover._from_ids([self.items[i] for i in item_order.tolist()], self.n_primary, start, ids,
+                                    colours, bounds, self.colours)
         return copy, order, item_order
 
     @property
@@ -292,11 +258,7 @@ class ExactCover:
         """The statistics of the latest search this thread started on this problem (None before
         the first). Each search keeps its own (:attr:`Search.stats`); this is a shortcut to the
         latest, as Knuth's programs report after a run."""
-        return getattr(self._local, "stats", None)
-
-    def note_stats(self, stats: SearchStats) -> None:
-        """Make ``stats`` what :attr:`stats` says in this thread (every run calls it as it goes)."""
-        self._local.stats = stats
+        return self.structures.stats
 
     def option(self, k: int) -> tuple[Hashable, ...]:
         """The entries of option ``k``, in input order: item names, and ``(item, colour)`` pairs
@@ -554,9 +516,9 @@ class ExactCover:
         """Raise :class:`dlx.engines.base.StructureError` unless every engine's structure is exactly
         what it must be: as built, or, while a paused search holds it, as built with that search's
         options applied (Knuth's ``sanity()``, made exact). Tests call this after every step."""
-        if not self._structures:
+        if not self.structures.built():
             self.prepared(engines.resolve(engines.DEFAULT, self.engine_input))
-        for prepared in list(self._structures.values()):
+        for prepared in self.structures.built():
             prepared.check()
 
 
@@ -569,8 +531,6 @@ def _split(jobs: int | None, client: Any) -> bool:
     return client is not None or type(jobs) is not int or jobs != 1
 
 
-#: Seeded copies of a problem kept for reuse (each holds its engines' structures once searched).
-SEEDED_COPIES = 4
 #: Options are kept with int32 offsets (and the links with uint32 ones), so a problem holds fewer
 #: entries than this; more would wrap around, not fail.
 _MAX_ENTRIES = 2 ** 31

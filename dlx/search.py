@@ -14,17 +14,13 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from . import engines, tracing
-from .checks import UNLIMITED, check_count
+from .checks import UNLIMITED, check_count, whole
 from .engines.base import CLEANSINGS, NODES, PHASE, SOLUTIONS, STOP, UPDATES, Machine
+from .engines.problem import Problem
 from .status import Status, of_code
-
-if TYPE_CHECKING:
-    from .model import ExactCover
 
 #: Solutions per kernel call while iterating start at 1 (the first answer comes at once) and double
 #: up to this, so that a long iteration pays the call overhead rarely.
@@ -90,23 +86,24 @@ class Search(Iterator[tuple[int, ...]]):
 
     ``stats`` is this run's own; nodes, updates and solutions of the pieces of a paused and resumed
     run add up exactly to those of one uninterrupted run. A run with a ``seed`` searches a reordered
-    copy of the problem (:meth:`ExactCover.seeded`) and speaks the problem's option numbers; one
+    copy of the problem (:func:`dlx.engines.problem.seeding`) and speaks the problem's option numbers; one
     with ``trace`` records its steps (:mod:`dlx.tracing`). Cost: a few microseconds to start (the
     engine's structure is built once per problem), then the search itself.
     """
 
-    def __init__(self, problem: ExactCover, *, limit: int | None = None, max_nodes: int | None = None,
+    def __init__(self, problem: Problem, *, limit: int | None = None, max_nodes: int | None = None,
                  engine: str = engines.DEFAULT, seed: int | None = None,
                  trace: bool | Callable[[np.ndarray], None] = False, close_at_end: bool = False) -> None:
         self.problem = problem
+        self._noted = problem.structures
         # a seeded run searches a copy with the options and items in another order
         self._order: np.ndarray | None = None
         items: np.ndarray | None = None
-        self._searched = problem
+        self._searched = problem.structures
         if seed is not None:
-            self._searched, self._order, items = problem.seeded(seed)
-        if trace and engine == "auto":
-            engine = "dlx"
+            self._searched, self._order, items = self._searched.seeded(whole(seed, "seed"))
+        if trace and engine == engines.DEFAULT:
+            engine = engines.tracer(problem.engine_input)
         self.engine_name = engines.resolve(engine, problem.engine_input)
         self._prepared = self._searched.prepared(self.engine_name)
         self.engine = self._prepared.engine
@@ -123,7 +120,7 @@ class Search(Iterator[tuple[int, ...]]):
         self.seconds = 0.0
         self._status = Status.RUNNING
         self._closed = False
-        problem.note_stats(self.stats)
+        self._noted.note(self.stats)
 
     # --- what a run says about itself
 
@@ -158,7 +155,7 @@ class Search(Iterator[tuple[int, ...]]):
         the options it has applied make it (valid at any point the run is paused). A run that has
         ended holds no structure."""
         if self._structure is not None:
-            self.engine.check(self._searched.engine_input, self._structure, self._machine)
+            self.engine.check(self._searched.options, self._structure, self._machine)
 
     # --- driving the kernel
 
@@ -193,7 +190,7 @@ class Search(Iterator[tuple[int, ...]]):
         self._status = phase
         if phase == Status.COMPLETE:
             self._release()         # nothing is applied: the structure is as built
-        self.problem.note_stats(self.stats)
+        self._noted.note(self.stats)
 
     def __next__(self) -> tuple[int, ...]:
         if not self._found:
@@ -260,7 +257,7 @@ class Search(Iterator[tuple[int, ...]]):
         self._state[STOP] = 0
         if self._status != Status.COMPLETE:
             self._status = Status.RUNNING
-        self.problem.note_stats(self.stats)
+        self._noted.note(self.stats)
         return self
 
     def close(self) -> None:
@@ -273,7 +270,7 @@ class Search(Iterator[tuple[int, ...]]):
             self._status = Status.STOPPED
         self._release()
         self._closed = True
-        self.problem.note_stats(self.stats)
+        self._noted.note(self.stats)
 
     def _release(self) -> None:
         """Take back what the run has applied and hand the structure back (once)."""

@@ -36,12 +36,12 @@ def test_pickle_round_trip_counts_the_same():
     q = problems.queens(8)
     assert q.count() == 92                        # the links are built now; they must not travel
     data = pickle.dumps(q)
-    assert b"_structures" not in data and b"Lock" not in data
+    assert b"Structures" not in data and b"Lock" not in data
     back = pickle.loads(data)
     assert back.items == q.items and back.n_primary == q.n_primary
     assert np.array_equal(back.option_start, q.option_start)
     assert np.array_equal(back.option_items, q.option_items)
-    assert back.stats is None and back._structures == {}
+    assert back.stats is None and back.structures.built() == []
     assert back.count() == 92 and (back.stats.nodes, back.stats.updates) == (q.stats.nodes, q.stats.updates)
     back.check()
     # a pickle taken while a search is paused is the same problem too

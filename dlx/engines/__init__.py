@@ -129,6 +129,19 @@ def resolve(name: str, problem: Options) -> str:
     return choose(problem) if name == "auto" else name
 
 
+def tracer(problem: Options) -> str:
+    """The name ``"auto"`` stands for in a traced run of ``problem``: the first engine of the
+    registry that records a trace of it, else the first that records any (which refuses it)."""
+    tracing = [name for name, family in ENGINES.items() if any(m.traces for m in family.machines)]
+    for name in tracing:
+        try:
+            if ENGINES[name].for_problem(problem).traces:
+                return name
+        except ValueError:
+            continue
+    return tracing[0]
+
+
 def help_text() -> str:
     """What ``--engine`` says of every name (the commands' help)."""
     return "; ".join(f"{name}: {family.summary}" for name, family in ENGINES.items())
@@ -169,4 +182,4 @@ def tunables() -> list[tuple[Any, str, Any]]:
 
 
 __all__ = ["DEFAULT", "ENGINES", "Engine", "Machine", "Options", "Prepared", "Single", "choose", "counting", "get",
-           "help_text", "machines", "resolve", "table", "tunables"]
+           "help_text", "machines", "resolve", "table", "tracer", "tunables"]
