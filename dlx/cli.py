@@ -135,7 +135,7 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 def _memo(problem: ExactCover, args: argparse.Namespace, draw: Draw | None, shown: int | None) -> int:
     """``--memo`` and ``--zdd OUT``: the ZDD of every solution (:meth:`ExactCover.zdd`), then its
     count, its solutions or its file."""
-    from .memo import TooLarge
+    from .memo import TooLarge, check_engine
     refused = [flag for flag, given in (("--dask", args.dask is not None), ("--trace", args.trace),
                                         ("--seed", args.seed is not None)) if given]
     if refused:
@@ -143,7 +143,8 @@ def _memo(problem: ExactCover, args: argparse.Namespace, draw: Draw | None, show
               f"it takes no {', '.join(refused)}", file=sys.stderr)
         return ERROR
     try:
-        zdd = problem.zdd(engine=args.engine, max_nodes=args.max_nodes, jobs=args.jobs or None)
+        check_engine(args.engine)
+        zdd = problem.zdd(max_nodes=args.max_nodes, jobs=args.jobs or None)
     except ValueError as e:
         print(f"dlx: error: {args.file}: --engine {args.engine}: {e}", file=sys.stderr)
         return ERROR

@@ -43,6 +43,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -50,9 +51,9 @@ from numba import njit
 from .engines.base import Options
 
 # The frame stack: one frame per node of the search (an item being decided), columns:
-ITEM, POS, SLOT, BASE, PHASE, OPTION, SAVED = range(7)
+ITEM, POS, SLOT, BASE, ACT, OPTION, SAVED = range(7)
 FRAME = 7
-# A frame's phases: ENTER looks its state up and picks an item; SCAN tries the item's next live
+# A frame's acts: ENTER looks its state up and picks an item; SCAN tries the item's next live
 # option; TOOK puts that option back; CLOSED puts back the settled item; BUILD makes the chain.
 ENTER, SCAN, TOOK, CLOSED, BUILD = range(5)
 # Counters (``ctr``): frames in use, pending chain links, ZDD nodes (the sinks 0 and 1 included),
@@ -64,8 +65,8 @@ DONE, MORE_ZDD, MORE_MEMO, POLLED = range(4)
 BOTTOM, TOP = 0, 1
 #: A memo entry's value while its state is being searched, and for a state left to another thread.
 SEARCHING, FRONTIER = -1, -2
-#: No ceiling: every state is searched.
-NO_CEILING = 1 << 62
+#: No frontier: every state is searched, however deep.
+NO_FRONTIER = 1 << 62
 #: Options tried per kernel call, so that Ctrl-C is noticed within milliseconds.
 WORK = 1 << 18
 #: Room the ZDD and the memo start with; each doubles when full.
@@ -94,14 +95,62 @@ def _rehash(keys: np.ndarray, entries: int, table: np.ndarray) -> None:
         table[slot] = e + 1
 
 
+class Rules(NamedTuple):
+    """The problem as the memoised search reads it (never changes): each option's items and the
+    colours it gives them, each item's options, the bounds ``lo``/``hi`` of the primary items, and
+    where each item's field sits in a key (``fword``, ``fshift``, ``fmask``)."""
+
+    opt_start: np.ndarray
+    opt_items: np.ndarray
+    opt_col: np.ndarray
+    item_start: np.ndarray
+    item_opts: np.ndarray
+    item_col: np.ndarray
+    lo: np.ndarray
+    hi: np.ndarray
+    fword: np.ndarray
+    fshift: np.ndarray
+    fmask: np.ndarray
+
+
+class Walk(NamedTuple):
+    """The search's own state: what is blocked, the live lengths, what each item may still take
+    (``r``), the colours given (``sec``, ``purifier``), the current ``key``, the frames, the
+    pending chain links and the counters (``ctr``)."""
+
+    blocked: np.ndarray
+    length: np.ndarray
+    r: np.ndarray
+    sec: np.ndarray
+    purifier: np.ndarray
+    key: np.ndarray
+    frames: np.ndarray
+    pend_opt: np.ndarray
+    pend_node: np.ndarray
+    ctr: np.ndarray
+
+
+class Memo(NamedTuple):
+    """The ZDD's nodes (``zvar``, ``zlo``, ``zhi``) and the memo: ``keys`` and ``vals`` of the
+    states met, and the open-addressing ``table`` over them."""
+
+    zvar: np.ndarray
+    zlo: np.ndarray
+    zhi: np.ndarray
+    keys: np.ndarray
+    vals: np.ndarray
+    table: np.ndarray
+
+
 @njit(cache=True, nogil=True)
-def _run(opt_start, opt_items, opt_col, item_start, item_opts, item_col, lo, hi,
-         fword, fshift, fmask, blocked, length, r, sec, purifier, key,
-         frames, pend_opt, pend_node, zvar, zlo, zhi, keys, vals, table, ctr, work, ceiling):
+def _run(rules, walk, memo, work, ceiling):
     """Run the memoised search until it is done or must pause (see the module's docstring). Every
     step that blocks or frees an option is spelled out here: the search calls leaves only (see
     dlx.engines.base). A new state met with ``ceiling`` frames or more below it is not searched
     but marked ``FRONTIER`` in the memo, and counts as having no solution."""
+    opt_start, opt_items, opt_col, item_start, item_opts, item_col, lo, hi, fword, fshift, fmask = rules
+    blocked, length, r, sec, purifier, key, frames, pend_opt, pend_node, ctr = walk
+    zvar, zlo, zhi, keys, vals, table = memo
     n1 = lo.size
     nw = key.size
     tmask = table.size - 1
@@ -110,7 +159,7 @@ def _run(opt_start, opt_items, opt_col, item_start, item_opts, item_col, lo, hi,
         if work <= 0:
             return POLLED
         f = ctr[SP] - 1
-        phase = frames[f, PHASE]
+        phase = frames[f, ACT]
         result = -1
         if phase == ENTER:
             if ctr[ENTRIES] >= vals.size or 2 * (ctr[ENTRIES] + 1) > table.size:
@@ -163,12 +212,12 @@ def _run(opt_start, opt_items, opt_col, item_start, item_opts, item_col, lo, hi,
                 frames[f, ITEM] = best
                 frames[f, POS] = item_start[best]
                 frames[f, BASE] = ctr[PTOP]
-                frames[f, PHASE] = SCAN
+                frames[f, ACT] = SCAN
                 continue
         elif phase == SCAN:
             p = frames[f, ITEM]
             if r[p] == 0:                   # settled by the options taken: a new state
-                frames[f, PHASE] = ENTER
+                frames[f, ACT] = ENTER
                 continue
             pos = frames[f, POS]
             end = item_start[p + 1]
@@ -178,7 +227,7 @@ def _run(opt_start, opt_items, opt_col, item_start, item_opts, item_col, lo, hi,
                 o = item_opts[pos]
                 frames[f, POS] = pos + 1
                 frames[f, OPTION] = o
-                frames[f, PHASE] = TOOK
+                frames[f, ACT] = TOOK
                 ctr[TRIES] += 1
                 work -= 1
                 # take option o: it is used up, and each of its items loses a place (a primary
@@ -225,13 +274,13 @@ def _run(opt_start, opt_items, opt_col, item_start, item_opts, item_col, lo, hi,
                 frames[g, POS] = pos + 1
                 frames[g, SLOT] = -1
                 frames[g, BASE] = ctr[PTOP]
-                frames[g, PHASE] = SCAN
+                frames[g, ACT] = SCAN
                 ctr[SP] += 1
                 continue
             need = lo[p] - (hi[p] - r[p])
             if need > 0:
                 frames[f, SAVED] = BOTTOM
-                frames[f, PHASE] = BUILD
+                frames[f, ACT] = BUILD
                 continue
             # settle the item: none of its options may be taken any more
             frames[f, SAVED] = r[p]
@@ -246,11 +295,11 @@ def _run(opt_start, opt_items, opt_col, item_start, item_opts, item_col, lo, hi,
                         length[j] -= 1
                         if length[j] == 0 and j >= n1:
                             key[fword[j]] &= ~(fmask[j] << fshift[j])
-            frames[f, PHASE] = CLOSED
+            frames[f, ACT] = CLOSED
             g = f + 1
             frames[g, ITEM] = p
             frames[g, SLOT] = -1
-            frames[g, PHASE] = ENTER
+            frames[g, ACT] = ENTER
             ctr[SP] += 1
             continue
         elif phase == TOOK:
@@ -297,7 +346,7 @@ def _run(opt_start, opt_items, opt_col, item_start, item_opts, item_col, lo, hi,
                 pend_opt[ctr[PTOP]] = o
                 pend_node[ctr[PTOP]] = ctr[RESULT]
                 ctr[PTOP] += 1
-            frames[f, PHASE] = SCAN
+            frames[f, ACT] = SCAN
             continue
         elif phase == CLOSED:
             p = frames[f, ITEM]
@@ -314,7 +363,7 @@ def _run(opt_start, opt_items, opt_col, item_start, item_opts, item_col, lo, hi,
             r[p] = frames[f, SAVED]
             key[fword[p]] = (key[fword[p]] & ~(fmask[p] << fshift[p])) | (np.uint64(r[p]) << fshift[p])
             frames[f, SAVED] = ctr[RESULT]
-            frames[f, PHASE] = BUILD
+            frames[f, ACT] = BUILD
             continue
         else:       # BUILD: the chain of this node's options, the first one tried at its top
             base = frames[f, BASE]
@@ -336,6 +385,20 @@ def _run(opt_start, opt_items, opt_col, item_start, item_opts, item_col, lo, hi,
         ctr[RESULT] = result
         ctr[SP] -= 1
     return DONE
+
+
+#: The engine whose choices the memoised search makes (its item choice is DLX1's, DLX3's with
+#: bounds): ``engine=`` may name it, or the default, beside ``memo=True``.
+CHOOSES_AS = "dlx"
+
+
+def check_engine(engine: str) -> None:
+    """A ValueError unless ``engine`` names the choices the memoised search makes."""
+    from . import engines
+    engines.get(engine)
+    if engine not in (engines.DEFAULT, CHOOSES_AS):
+        raise ValueError(f"the memoised search chooses items as Dancing Links do: engine must be "
+                         f"{engines.DEFAULT!r} or {CHOOSES_AS!r}, not {engine!r}")
 
 
 class TooLarge(MemoryError):
@@ -426,7 +489,7 @@ class Builder:
         self.ctr = np.zeros(7, np.int64)
         n_entries = problem.items.size
         self._pay(8 * (12 * n_entries + 16 * problem.n_items + 3 * problem.start.size), "before the search began")
-        self.ceiling = NO_CEILING
+        self.ceiling = NO_FRONTIER
         self.stopped = False
         n, n1 = problem.n_items, problem.n_primary
         start = problem.start.astype(np.int64)
@@ -501,10 +564,15 @@ class Builder:
         self._pay(8 * (FRAME * depth + 2 * items.size + 2) + 20 * first
                   + (8 * self.n_words + 8 + 32) * FIRST_STATES, "before the search began")
         self.frames = np.zeros((depth, FRAME), np.int64)
-        self.frames[0, PHASE] = ENTER
+        self.frames[0, ACT] = ENTER
         self.frames[0, SLOT] = -1
         self.pend_opt = np.zeros(items.size + 1, np.int64)
         self.pend_node = np.zeros(items.size + 1, np.int64)
+        # the kernel's records (the memo's arrays grow, so its record is made per call)
+        self.rules = Rules(self.opt_start, self.opt_items, self.opt_col, self.item_start, self.item_opts,
+                           self.item_col, self.lo, self.hi, self.fword, self.fshift, self.fmask)
+        self.walk = Walk(self.blocked, self.length, self.r, self.sec, self.purifier, self.key, self.frames,
+                         self.pend_opt, self.pend_node, self.ctr)
         self.zvar: np.ndarray = np.zeros(first, np.int32)
         self.zlo: np.ndarray = np.zeros(first, np.int64)
         self.zhi: np.ndarray = np.zeros(first, np.int64)
@@ -566,11 +634,8 @@ class Builder:
         while True:
             if self.stopped:
                 raise Stopped("stopped")
-            why = _run(self.opt_start, self.opt_items, self.opt_col, self.item_start, self.item_opts,
-                       self.item_col, self.lo, self.hi, self.fword, self.fshift, self.fmask, self.blocked,
-                       self.length, self.r, self.sec, self.purifier, self.key, self.frames, self.pend_opt,
-                       self.pend_node, self.zvar, self.zlo, self.zhi, self.keys, self.vals, self.table,
-                       self.ctr, WORK, self.ceiling)
+            why = _run(self.rules, self.walk, Memo(self.zvar, self.zlo, self.zhi, self.keys, self.vals, self.table),
+                       WORK, self.ceiling)
             if why == DONE:
                 break
             if why == MORE_ZDD:

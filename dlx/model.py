@@ -379,15 +379,16 @@ class ExactCover:
         if memo:
             if limit is not None or seed is not None or client is not None:
                 raise ValueError("count(memo=True) counts every solution: it takes no limit, seed or client")
-            return self.zdd(engine=engine, max_nodes=max_nodes, jobs=jobs).count()
+            from . import memo as memoised
+            memoised.check_engine(engine)
+            return self.zdd(max_nodes=max_nodes, jobs=jobs).count()
         if _split(jobs, client):
             return self._parallel(jobs, client, limit=limit, max_nodes=max_nodes, engine=engine,
                                   seed=seed).count
         with Search(self, limit=limit, max_nodes=max_nodes, engine=engine, seed=seed) as run:
             return run.count()
 
-    def zdd(self, *, engine: str = engines.DEFAULT, max_nodes: int | None = None,
-            max_bytes: int | None = None, jobs: int | None = 1) -> ZDD:
+    def zdd(self, *, max_nodes: int | None = None, max_bytes: int | None = None, jobs: int | None = 1) -> ZDD:
         """A ZDD of all the solutions (:class:`dlx.zdd.ZDD`), built by a memoised search
         (:mod:`dlx.memo`, Knuth's DLX6): exact counts of any size, the solutions in order, ranks,
         uniform samples, Knuth's file format.
@@ -401,7 +402,7 @@ class ExactCover:
 
         The search keys each subproblem by the items left to cover (with the colours given to
         secondary items and what each primary item may still take), stored whole, and solves each
-        once. It chooses items as Dancing Links do, so ``engine`` is ``"auto"`` or ``"dlx"``.
+        once, choosing items as Dancing Links do.
         ``max_nodes`` bounds the ZDD's nodes and ``max_bytes`` the memory of the memo and the ZDD
         together (default: half the machine's memory); past either it raises
         :class:`dlx.memo.TooLarge`, a MemoryError that says which. ``jobs`` threads (None or 0: one
@@ -410,10 +411,6 @@ class ExactCover:
         most once per thread), times the options tried there.
         """
         from . import memo, zdd
-        engines.get(engine)
-        if engine not in ("auto", "dlx"):
-            raise ValueError(f"the memoised search chooses items as Dancing Links do: engine must be "
-                             f"'auto' or 'dlx', not {engine!r}")
         from .checks import jobs as threads
         workers = threads(jobs)
         nodes = check_count(max_nodes, "max_nodes", 1)

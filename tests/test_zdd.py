@@ -323,9 +323,12 @@ def test_the_node_bound_ends_with_a_clear_error():
 def test_arguments_are_checked():
     ec = problems.dominoes(4, 4)
     with pytest.raises(ValueError, match="engine must be 'auto' or 'dlx'"):
-        ec.zdd(engine="cells")
+        ec.count(memo=True, engine="cells")
     with pytest.raises(ValueError, match="unknown engine"):
-        ec.zdd(engine="nope")
+        ec.count(memo=True, engine="nope")
+    assert ec.count(memo=True, engine="dlx") == 36
+    with pytest.raises(TypeError):
+        ec.zdd(engine="dlx")
     with pytest.raises(ValueError, match="jobs must be a whole number"):
         ec.zdd(jobs=1.5)
     with pytest.raises(ValueError, match="no limit, seed or client"):

@@ -68,7 +68,7 @@ from .base import (
     warm_up,
 )
 from .batch import CHOSEN, FIRST, MORE, NEW_ROW, NO_NODE, ROW, STAGE
-from .links import ONE, SPACER, ZERO, option_of
+from .links import ONE, SPACER, ZERO, Links, option_of
 
 FORWARD, ADVANCE, BACKUP, BACKDOWN = 0, 1, 2, 3
 assert BACKDOWN == LEAVE
@@ -77,18 +77,13 @@ CLEANSED = np.uint32(0x40000000)     # in ``top``: a cleansed node (below SPACER
 
 
 class MLinks(NamedTuple):
-    """DLX3's arrays for one problem (see the module's docstring); items ``1..n1`` are primary."""
+    """DLX3's arrays for one problem (see the module's docstring): DLX1's links (items ``1..n1``
+    primary; ``length[0]`` is not kept, and ``top`` changes by the CLEANSED bit) and three more."""
 
-    llink: np.ndarray     # uint32, items 0..N+1
-    rlink: np.ndarray     # uint32, items 0..N+1
-    length: np.ndarray    # int32, items 0..N
-    top: np.ndarray       # uint32, nodes; changes only by the CLEANSED bit
-    ulink: np.ndarray     # uint32, nodes
-    dlink: np.ndarray     # uint32, nodes
+    links: Links
     colour: np.ndarray    # int32, nodes; never changes
     bound: np.ndarray     # int32, items 0..N (secondary: unused)
     slack: np.ndarray     # int32, items 0..N; never changes
-    n1: np.uint32
     dead_end_update: np.int64   # 1: count DLX2's update at a dead end; 0: DLX3's rules
     depth: np.int64             # the most levels a search can need (max_depth)
 
@@ -108,26 +103,20 @@ def build(problem: Options) -> MLinks:
         bound[1:n_primary + 1] = problem.bounds[:, 1]
         slack[1:n_primary + 1] = problem.bounds[:, 1] - problem.bounds[:, 0]
     base.length[0] = 0      # DLX1's count of empty items: not kept here
-    return MLinks(base.llink, base.rlink, base.length, base.top, base.ulink, base.dlink, colour,
-                  bound, slack, base.n1, np.int64(problem.bounds is None), np.int64(max_depth(problem)))
+    return MLinks(base, colour, bound, slack, np.int64(problem.bounds is None), np.int64(max_depth(problem)))
 
 
 def copy(L: MLinks) -> MLinks:
-    """A copy to search on; ``colour`` and ``slack`` never change, so they are shared."""
-    return L._replace(llink=L.llink.copy(), rlink=L.rlink.copy(), length=L.length.copy(),
-                      top=L.top.copy(), ulink=L.ulink.copy(), dlink=L.dlink.copy(),
-                      bound=L.bound.copy())
+    """A copy to search on; ``colour`` and ``slack`` never change, so they are shared (``top``
+    changes here, by the CLEANSED bit)."""
+    return L._replace(links=links.copy(L.links)._replace(top=L.links.top.copy()), bound=L.bound.copy())
 
 
 @njit(cache=True, nogil=True)
 def restore(L, pristine):
     """Copy the changing arrays of ``pristine`` back into ``L``: the structure as built, at once."""
-    L.llink[:] = pristine.llink
-    L.rlink[:] = pristine.rlink
-    L.length[:] = pristine.length
-    L.top[:] = pristine.top
-    L.ulink[:] = pristine.ulink
-    L.dlink[:] = pristine.dlink
+    links.restore(L.links, pristine.links)
+    L.links.top[:] = pristine.links.top
     L.bound[:] = pristine.bound
 
 
@@ -188,14 +177,14 @@ def unhide(rr, top, ulink, dlink, length):
 
 @njit(cache=True, nogil=True)
 def reactivate(c, L):
-    L.rlink[L.llink[c]] = c
-    L.llink[L.rlink[c]] = c
+    L.links.rlink[L.links.llink[c]] = c
+    L.links.llink[L.links.rlink[c]] = c
 
 
 @njit(cache=True, nogil=True)
 def cover(c, L):
     """Deactivate item ``c`` and hide every option in its list; returns the updates."""
-    llink, rlink, top, ulink, dlink, length = L.llink, L.rlink, L.top, L.ulink, L.dlink, L.length
+    llink, rlink, top, ulink, dlink, length = L.links.llink, L.links.rlink, L.links.top, L.links.ulink, L.links.dlink, L.links.length
     l = llink[c]
     r = rlink[c]
     rlink[l] = r
@@ -211,13 +200,13 @@ def cover(c, L):
 @njit(cache=True, nogil=True)
 def uncover(c, L, react):
     """Undo :func:`cover` (``c``), bottom to top; ``react``: reactivate the item too."""
-    top, ulink, dlink, length = L.top, L.ulink, L.dlink, L.length
+    top, ulink, dlink, length = L.links.top, L.links.ulink, L.links.dlink, L.links.length
     rr = ulink[c]
     while rr != c:
         unhide(rr, top, ulink, dlink, length)
         rr = ulink[rr]
     if react:
-        llink, rlink = L.llink, L.rlink
+        llink, rlink = L.links.llink, L.links.rlink
         rlink[llink[c]] = c
         llink[rlink[c]] = c
 
@@ -227,7 +216,7 @@ def purify(p, L, counts):
     """Give node ``p``'s secondary item the colour of ``p``: hide every option that wants another
     colour (or none) there, and cleanse those that want the same one. Counts go to ``counts``
     (updates, cleansings)."""
-    colour, dlink, top, ulink, length = L.colour, L.dlink, L.top, L.ulink, L.length
+    colour, dlink, top, ulink, length = L.colour, L.links.dlink, L.links.top, L.links.ulink, L.links.length
     cc = top[p]
     x = colour[p]
     counts[1] += 1
@@ -244,7 +233,7 @@ def purify(p, L, counts):
 @njit(cache=True, nogil=True)
 def unpurify(p, L):
     """Undo :func:`purify` (``p``), bottom to top."""
-    ulink, top, dlink, length = L.ulink, L.top, L.dlink, L.length
+    ulink, top, dlink, length = L.links.ulink, L.links.top, L.links.dlink, L.links.length
     cc = top[p]
     rr = ulink[cc]
     while rr != cc:
@@ -259,7 +248,7 @@ def unpurify(p, L):
 def tweak(n, L, block):
     """Take option node ``n`` (the top of its item's list) off that list; with ``block``, hide the
     rest of its option too (without, the item is covered already). Returns the updates."""
-    top, ulink, dlink, length = L.top, L.ulink, L.dlink, L.length
+    top, ulink, dlink, length = L.links.top, L.links.ulink, L.links.dlink, L.links.length
     updates = 0
     nn = n + ONE if block else n
     while True:
@@ -285,7 +274,7 @@ def untweak(c, x, L, unblock):
     """Put back the options tweaked off item ``c``'s list since ``x`` was its top; with ``unblock``,
     unhide them too (without, ``c`` is covered and the caller uncovers it, so that this stays a
     leaf, see :mod:`.base`)."""
-    ulink, dlink, top, length = L.ulink, L.dlink, L.top, L.length
+    ulink, dlink, top, length = L.links.ulink, L.links.dlink, L.links.top, L.links.length
     z = dlink[c]
     dlink[c] = x
     rr = x
@@ -300,7 +289,7 @@ def untweak(c, x, L, unblock):
         qq = rr
         rr = dlink[rr]
     ulink[rr] = qq
-    L.length[c] += k
+    L.links.length[c] += k
 
 
 @njit(cache=True, nogil=True)
@@ -308,9 +297,9 @@ def commit(p, L, counts):
     """Apply the item of node ``p`` of a chosen option: a primary item's bound goes down (covered
     at 0); a secondary item is covered or, with a colour, purified (a cleansed node agrees with
     its item's colour already)."""
-    top, bound, colour = L.top, L.bound, L.colour
+    top, bound, colour = L.links.top, L.bound, L.colour
     cc = top[p]
-    if cc <= L.n1:
+    if cc <= L.links.n1:
         bound[cc] -= 1
         if bound[cc] == 0:
             counts[0] += cover(cc, L)
@@ -324,8 +313,8 @@ def commit(p, L, counts):
 @njit(cache=True, nogil=True)
 def uncommit(p, L):
     """Undo :func:`commit` (``p``)."""
-    cc = L.top[p]
-    if cc <= L.n1:
+    cc = L.links.top[p]
+    if cc <= L.links.n1:
         if L.bound[cc] == 0:
             uncover(cc, L, True)
         L.bound[cc] += 1
@@ -340,7 +329,7 @@ def uncommit(p, L):
 @njit(cache=True, nogil=True)
 def uncommit_others(cur, L):
     """Undo the commits of ``cur``'s option other than its own, right to left."""
-    top, dlink = L.top, L.dlink
+    top, dlink = L.links.top, L.links.dlink
     p = cur - ONE
     while p != cur:
         if top[p] >= SPACER:
@@ -370,11 +359,11 @@ def select(x, L, counts):
     in advance): take it off every list it is on, then apply its items as a chosen option's other
     items are applied. Returns False (and changes nothing) when the option is no longer possible:
     one of its primary items is covered, or it was hidden by a covered or purified item."""
-    top, ulink, dlink, n1 = L.top, L.ulink, L.dlink, L.n1
+    top, ulink, dlink, n1 = L.links.top, L.links.ulink, L.links.dlink, L.links.n1
     p = x
     while top[p] < SPACER:
         c = top[p]
-        if c <= n1 and (L.rlink[L.llink[c]] != c or dlink[ulink[p]] != p):
+        if c <= n1 and (L.links.rlink[L.links.llink[c]] != c or dlink[ulink[p]] != p):
             return False
         p += ONE
     p = x
@@ -383,7 +372,7 @@ def select(x, L, counts):
             c = top[p]
             dlink[ulink[p]] = dlink[p]
             ulink[dlink[p]] = ulink[p]
-            L.length[c] -= 1
+            L.links.length[c] -= 1
             counts[0] += 1
         p += ONE
     p = x
@@ -396,7 +385,7 @@ def select(x, L, counts):
 @njit(cache=True, nogil=True)
 def deselect(x, L):
     """Undo :func:`select` (``x``)."""
-    top, ulink, dlink = L.top, L.ulink, L.dlink
+    top, ulink, dlink = L.links.top, L.links.ulink, L.links.dlink
     p = x
     while top[p] < SPACER:
         p += ONE
@@ -410,7 +399,7 @@ def deselect(x, L):
         if top[p] < CLEANSED:
             dlink[ulink[p]] = p
             ulink[dlink[p]] = p
-            L.length[top[p]] += 1
+            L.links.length[top[p]] += 1
 
 
 # --- the search machine
@@ -427,7 +416,8 @@ def search(L, choice, first_tweak, state, want, max_nodes, work, out, ends):
     option (or null move, an item's header) is in ``choice``; the options before it on a tweaked
     list are tweaked away first, as trying them would have left them, without counting.
     """
-    llink, rlink, length, top, ulink, dlink, colour, bound, slack, n1, dead_end_update, _ = L
+    llink, rlink, length, top, ulink, dlink, n1 = L.links
+    colour, bound, slack, dead_end_update = L.colour, L.bound, L.slack, L.dead_end_update
     if not resumable(state):
         return 0
     phase = st.RUNNING
@@ -625,14 +615,14 @@ def search(L, choice, first_tweak, state, want, max_nodes, work, out, ends):
 @njit(cache=True, nogil=True)
 def unwind(L, choice, first_tweak, state):
     """Take back every applied level: the structure is as built, and the search is over."""
-    n_items = L.llink.size - 2
+    n_items = L.links.llink.size - 2
     for level in range(state[LEVEL] - 1, -1, -1):
         cur = choice[level]
         if cur <= n_items:
             best = cur
             reactivate(best, L)
         else:
-            best = L.top[cur]
+            best = L.links.top[cur]
             uncommit_others(cur, L)
             if first_tweak[level] != ZERO and L.bound[best] == 0:
                 reactivate(best, L)     # covered with slack left: the null move to come would do it
@@ -646,8 +636,8 @@ def unwind(L, choice, first_tweak, state):
 def applied(L: MLinks, machine: Machine) -> list[int]:
     """The option numbers taken at the levels of a paused search, in level order (null moves
     take none)."""
-    n_items = L.llink.size - 2
-    return [int(option_of(c, L.top)) for c in machine.choice[:machine.state[LEVEL]].tolist()
+    n_items = L.links.llink.size - 2
+    return [int(option_of(c, L.links.top)) for c in machine.choice[:machine.state[LEVEL]].tolist()
             if c > n_items]
 
 
@@ -722,45 +712,45 @@ def check(problem: Options, L: MLinks, machine: Machine | None = None) -> None:
     list doubly linked, each node on it, its length right), then, on a copy, the run's levels
     taken back, which must leave the structure exactly as built. Cost: linear in the size of the
     problem (Python; for tests)."""
-    n = L.llink.size - 2
+    n = L.links.llink.size - 2
     built = build(problem)
     if not ((L.colour == built.colour).all() and (L.slack == built.slack).all()):
         raise StructureError("colour or slack changed")
-    for root, first in ((0, 1), (n + 1, int(L.n1) + 1)):
+    for root, first in ((0, 1), (n + 1, int(L.links.n1) + 1)):
         seen: list[int] = []
-        i = int(L.rlink[root])
+        i = int(L.links.rlink[root])
         while i != root:
-            if L.rlink[L.llink[i]] != i:
+            if L.links.rlink[L.links.llink[i]] != i:
                 raise StructureError(f"item list broken at item {i}")
-            if not (first <= i <= (int(L.n1) if root == 0 else n) and len(seen) <= n):
+            if not (first <= i <= (int(L.links.n1) if root == 0 else n) and len(seen) <= n):
                 raise StructureError("item list runs wild")
             seen.append(i)
-            i = int(L.rlink[i])
+            i = int(L.links.rlink[i])
         if seen != sorted(seen):
             raise StructureError(f"items out of order: {seen}")
         for i in seen:
             count, x = 0, i
             while True:
-                y = int(L.dlink[x])
-                if L.ulink[y] != x:
+                y = int(L.links.dlink[x])
+                if L.links.ulink[y] != x:
                     raise StructureError(f"list of item {i} broken at node {x}")
                 if y == i:
                     break
-                if L.top[y] & ~CLEANSED != i:
+                if L.links.top[y] & ~CLEANSED != i:
                     raise StructureError(f"node {y} is on the list of item {i}, not its own")
                 count += 1
-                if not (count <= L.top.size):
+                if not (count <= L.links.top.size):
                     raise StructureError(f"list of item {i} runs wild")
                 x = y
-            if L.length[i] != count:
-                raise StructureError(f"length of item {i} is {L.length[i]}, not {count}")
+            if L.links.length[i] != count:
+                raise StructureError(f"length of item {i} is {L.links.length[i]}, not {count}")
     after = copy(L)
     if machine is not None:
         assert machine.first_tweak is not None, "a DLX3 machine keeps first_tweak"
         m = Machine(machine.choice.copy(), machine.state.copy(), machine.first_tweak.copy())
         unwind(after, m.choice, m.first_tweak, m.state)
     for field in ("llink", "rlink", "length", "top", "ulink", "dlink", "bound"):
-        got, want = getattr(after, field), getattr(built, field)
+        got, want = (getattr(a, field) if field == "bound" else getattr(a.links, field) for a in (after, built))
         wrong = np.flatnonzero(got != want)
         if wrong.size:
             raise StructureError(f"{field}[{wrong[0]}] is {got[wrong[0]]}, not {want[wrong[0]]} as built")
@@ -815,11 +805,11 @@ class DLX3:
         built, and a piece whose option the run would not reach (hidden then, or ruled out by
         the item's lower bound) ends at once, with nothing counted."""
         x = int(machine.choice[level])
-        if x <= structure.llink.size - 2:
+        if x <= structure.links.llink.size - 2:
             return []           # the null move comes last
         tweaked = bool(machine.first_tweak[level])
-        header = int(structure.top[x])
-        dlink = pristine.dlink if tweaked else structure.dlink
+        header = int(structure.links.top[x])
+        dlink = pristine.links.dlink if tweaked else structure.links.dlink
         later = []
         x = int(dlink[x])
         while x != header:
