@@ -31,6 +31,22 @@ options at a level are tried in the order of their item's set, which changes as 
 solutions come in another order than DLX1's (the same solutions, as sets).
 
 Multiplicities (DLX3's bounds) are not for this engine: it raises ``ValueError`` for them.
+
+Steps, as SSXC1 labels them (``forward``, ``advance``/``tryit``, ``abort``, ``backup``):
+
+* ``FORWARD``: enter a level (a node, unless the level is forced); visit a solution when no
+  primary item is active; else choose the active primary item with the smallest set, swap it out
+  of the active list, hide its options and save the active sizes (a branching level only);
+* ``ADVANCE`` (SSXC1's ``advance`` and ``tryit``): try the level's current option: swap out its
+  other items and hide their other options, or abort early when a primary item would lose its
+  last option;
+* ``ABORT``: the try is over (it aborted, or the level below backed up to it): back up when the
+  item has no option left, else restore the saved sizes and advance to the next option;
+* ``BACKUP``: leave the level, and abort its try.
+
+SSXC1's ``hide(c, check)`` hides every option of item ``c``: here that is :func:`cover` (which
+purifies too, with colours), and :func:`hide` takes one option out of the sets of its other items
+(SSXC1's "Remove the option from the other sets it's in").
 """
 from __future__ import annotations
 
@@ -64,7 +80,7 @@ from .base import (
 )
 from .batch import FIRST, MORE, NEW_ROW, NO_NODE, ROW, STAGE
 
-FORWARD, ADVANCE, NEXT, BACKUP = 0, 1, 2, 3
+FORWARD, ADVANCE, ABORT, BACKUP = 0, 1, 2, 3
 assert BACKUP == LEAVE
 #: More slots of a cells machine's ``state``: the ends of the active lists, and a request for a
 #: larger save stack (the kernel returns with it set; :meth:`Cells.advance` grows the stack).
@@ -212,7 +228,8 @@ def option_of(y, nd):
 
 @njit(cache=True, nogil=True)
 def swap_out(c, item, sets, second, state):
-    """Make item ``c`` inactive: swap it with the last active item of its list."""
+    """Make item ``c`` inactive: swap it with the last active item of its list (SSXC1's "Swap
+    best_itm out of the active list", one item of "Swap out all other items of cur_node")."""
     if c < second:
         a = np.uint32(state[ACTIVE1] - 1)
         state[ACTIVE1] = a
@@ -236,7 +253,8 @@ def is_active(c, sets, second, state):
 
 @njit(cache=True, nogil=True)
 def hide(tt, sets, nd, second, active1, check, coloured, frozen1, frozen2):
-    """Take the option of node ``tt`` out of the sets of its other items; returns ``(updates, ok)``,
+    """SSXC1's "Remove the option set[rr] from the other sets it's in": take the option of node
+    ``tt`` out of the sets of its other items; returns ``(updates, ok)``,
     ok False when ``check`` is set and an active primary item would lose its last option (the sets
     are then partly changed, for the saved sizes to put back). With colours, a live option may hold an
     item purified earlier (``pos`` at or beyond ``frozen1``/``frozen2``, the list ends before this
@@ -271,8 +289,8 @@ def hide(tt, sets, nd, second, active1, check, coloured, frozen1, frozen2):
 
 @njit(cache=True, nogil=True)
 def cover(c, colour, sets, nd, clr, second, active1, check, frozen1, frozen2):
-    """Hide the options of item ``c`` (inactive already): all of them when ``colour`` is 0, else
-    those of another colour (a purification). Returns ``(updates, cleansings, ok)``, ok False when
+    """SSXC1's ``hide(c, check)``: hide the options of item ``c`` (inactive already), all of them
+    when ``colour`` is 0, else those of another colour (SSXCC's purification). Returns ``(updates, cleansings, ok)``, ok False when
     ``check`` is set and an early abort is due. Cleansings as Knuth counts them: the item, and each
     option that keeps its place because it has the item's colour."""
     coloured = clr.size > 0
@@ -296,8 +314,9 @@ def cover(c, colour, sets, nd, clr, second, active1, check, frozen1, frozen2):
 
 @njit(cache=True, nogil=True)
 def apply_others(x, item, sets, nd, clr, second, state, check):
-    """Apply the option of node ``x`` except the item of ``x`` itself: swap out its other active
-    items (one update each), then hide or purify them. An item already inactive is one the option
+    """SSXC1's ``tryit`` for the option of node ``x``, the item of ``x`` itself apart: "Swap out all
+    other items of cur_node" (one update each), then "Hide the other options of those items, or
+    goto abort" (or purify them). An item already inactive is one the option
     shares, purified with the same colour. The sets of items inactive before are left alone (see
     :func:`hide`). Returns ``(updates, cleansings, ok)``, ok False on an early abort."""
     coloured = clr.size > 0
@@ -513,7 +532,7 @@ def search(C, choice, saved, stack, state, want, max_nodes, work, early, out, en
             if level >= floor:
                 updates += u + 1
             sp = saved[level]
-            if t > 1:
+            if t > 1:       # SSXC1's "Save the currently active sizes"
                 branching += 1
                 a1 = state[ACTIVE1]
                 a2 = state[ACTIVE2]
@@ -580,12 +599,12 @@ def search(C, choice, saved, stack, state, want, max_nodes, work, early, out, en
                 level += 1
                 step = FORWARD
             else:
-                step = NEXT
-        elif step == NEXT:
+                step = ABORT
+        elif step == ABORT:
             if level < floor or cur + ONE >= best + sets[best - ONE]:
                 step = BACKUP
                 continue
-            sp = saved[level]
+            sp = saved[level]       # SSXC1's "Restore the currently active sizes"
             state[ACTIVE1] = stack[sp]
             state[ACTIVE2] = stack[sp + 1]
             for p in range(sp + 2, saved[level + 1], 2):
@@ -605,7 +624,7 @@ def search(C, choice, saved, stack, state, want, max_nodes, work, early, out, en
             y = choice[level]
             best = nd[y]
             cur = nd[y + ONE]
-            step = NEXT
+            step = ABORT
     settle(state, phase, level, step, nodes, updates, cleansings, found)
     return found
 
