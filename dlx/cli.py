@@ -16,10 +16,8 @@ from typing import TYPE_CHECKING, Any, NoReturn
 # Set before numpy is first imported (the packages load their modules lazily for this).
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-from tqdm import tqdm
-
 from . import engines, problems, tracing
-from .commands import Version, compile_notice, exit_now, whole_number
+from .commands import Version, compile_notice, exit_now, progress_bar, whole_number
 from .formats import read_dlx
 from .model import ExactCover, ProblemError
 from .search import Search, SearchStats
@@ -210,7 +208,7 @@ class _Progress:
         self.enabled = enabled
         self.every, self.after = every, after
         self.done = threading.Event()
-        self.bar: tqdm | None = None
+        self.bar: Any = None
         self.thread: threading.Thread | None = None
 
     def __enter__(self) -> _Progress:
@@ -232,7 +230,7 @@ class _Progress:
         s = self.stats()
         line = progress_line(s.solutions, s.nodes)
         if self.bar is None:            # made at the first tick: a short search draws nothing
-            self.bar = tqdm(total=None, desc=line, file=sys.stderr, leave=False, bar_format="dlx: {desc}")
+            self.bar = progress_bar(total=None, desc=line, leave=False, bar_format="dlx: {desc}")
         else:
             self.bar.set_description_str(line)
 

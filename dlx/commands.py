@@ -10,7 +10,7 @@ import os
 import sys
 import threading
 from collections.abc import Callable, Iterator
-from typing import NoReturn
+from typing import Any, NoReturn
 
 __all__ = ["NOTICE", "Version", "compile_notice", "exit_now", "whole_number"]
 
@@ -141,3 +141,35 @@ class Version(argparse.Action):
                  values: object, option_string: str | None = None) -> None:
         from ._version import __version__
         parser.exit(message=f"{parser.prog} {__version__}\n")
+
+
+def progress_bar(*, disable: bool = False, **options: Any) -> Any:
+    """A progress bar on stderr: tqdm's when it is installed (the ``progress`` extra, which the
+    ``test`` extra includes), else one that draws nothing; none when ``disable``. tqdm is loaded
+    here, on the first bar asked for, so that importing and using the library never loads it."""
+    if disable:
+        return NoBar()
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return NoBar()
+    return tqdm(file=sys.stderr, **options)
+
+
+class NoBar:
+    """A progress bar that draws nothing (tqdm's methods the commands call)."""
+
+    def update(self, n: int = 1) -> None:
+        pass
+
+    def set_description_str(self, text: str) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self) -> NoBar:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pass

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 import os
-import sys
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -22,6 +21,7 @@ import numpy as np
 
 from . import pieces
 from .checks import UNLIMITED
+from .commands import progress_bar
 from .pieces import Outcome, Piece, Result, search_piece
 
 #: Times the scheduler runs a task again when its worker dies.
@@ -212,8 +212,7 @@ def gather(client: Any, futures: list, *, progress: bool = False, desc: str = "t
     """The results of ``futures`` as they finish, with a progress bar on stderr; whatever is not
     done is cancelled when the caller stops early (a limit, Ctrl-C, an error)."""
     distributed = _dask()
-    from tqdm import tqdm
-    bar = tqdm(total=len(futures), desc=desc, unit="task", disable=not progress, file=sys.stderr)
+    bar = progress_bar(total=len(futures), desc=desc, unit="task", disable=not progress)
     try:
         for future in distributed.as_completed(futures):
             result = future.result()
@@ -251,9 +250,8 @@ def map_ordered(client: Any, work: Callable[[list], list], batches: Iterable[lis
     """``work(batch)`` for every batch as Dask tasks, at most ``in_flight`` at a time, the results
     yielded in input order as soon as each is next: memory stays flat however many batches there
     are. ``total``: the number of items, for the progress bar."""
-    from tqdm import tqdm
     lost = _lost()
-    bar = tqdm(total=total, unit="puzzle", disable=not progress, file=sys.stderr)
+    bar = progress_bar(total=total, unit="puzzle", disable=not progress)
     pending: deque = deque()       # [batch, its data on the cluster, its future], in input order
     source = iter(batches)
 

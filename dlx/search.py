@@ -14,6 +14,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+
 import numpy as np
 
 from . import engines, tracing
@@ -296,7 +297,7 @@ class Search(Iterator[tuple[int, ...]]):
         return f"<Search {s.status}: {s.solutions} solutions, {s.nodes} nodes>"
 
 
-SearchStats.__doc__ = SearchStats.__doc__.replace("{counting}", "\n    ".join(
+SearchStats.__doc__ = (SearchStats.__doc__ or "").replace("{counting}", "\n    ".join(
     textwrap.wrap(engines.counting(), 96, break_on_hyphens=False)))
 
 

@@ -27,10 +27,12 @@ if TYPE_CHECKING:       # what a type checker sees: the names _WHERE loads on fi
     from .rating import Rating as Rating
     from .rating import rate as rate
     from .rating import rate_all as rate_all
+    from .solver import Interrupted as Interrupted
     from .solver import OutOfNodes as OutOfNodes
     from .solver import Result as Result
     from .solver import Solved as Solved
     from .solver import count as count
+    from .solver import count_one as count_one
     from .solver import is_unique as is_unique
     from .solver import solve as solve
     from .solver import solve_all as solve_all
@@ -48,7 +50,8 @@ _WHERE = {"__version__": "dlx._version", "PuzzleError": "grid", "parse": "grid",
           "solve_many": "solver", "read_array": "grid", "generate": "generator",
           "shuffle": "transform", "Rating": "rating", "rate": "rating", "rate_all": "rating",
           "explain": "explainer", "read_puzzles": "files", "Variant": "variants",
-          "jigsaw": "variants", "killer": "variants", "OutOfNodes": "solver", "Shape": "grid"}
+          "jigsaw": "variants", "killer": "variants", "OutOfNodes": "solver", "Shape": "grid",
+          "Interrupted": "solver", "count_one": "solver"}
 
 __all__ = sorted(_WHERE, key=str.lower)
 __getattr__, __dir__ = loader(__name__, _WHERE, ("cli", "encode", "explainer", "files", "generator", "grid", "output",

@@ -26,10 +26,8 @@ from typing import Any, NoReturn
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import numpy as np
-from tqdm import tqdm
 
-from dlx import checks
-from dlx.commands import Version, compile_notice, exit_now, whole_number
+from dlx.commands import Version, compile_notice, exit_now, progress_bar, whole_number
 
 from . import encode, explainer, files, transform, variants
 from .files import ColumnError, Entry
@@ -38,7 +36,7 @@ from .grid import PuzzleError, Shape, expand_symbols, parse_box, pretty, to_text
 from .output import FORMATS, KEPT, Answer, Writer
 from .pipeline import CHUNK, map_chunks
 from .rating import LEVELS, Rating, rate_all
-from .solver import INVALID, MAX_NODES, NO_SOLUTION, SOLVED, Result, solve_chunk
+from .solver import INVALID, MAX_NODES, NO_SOLUTION, SOLVED, Interrupted, Result, count_one, solve_chunk
 
 _POSITIVE = whole_number(1)
 _NATURAL = whole_number(0)
@@ -182,7 +180,7 @@ def _answer_source(job: _Job, name: str, number: int, tally: Tally, work: Callab
         label = name if job.several else None
     stream = source if isinstance(source, files.Stream) else None
     more = (lambda: stream.waiting(files.GRID_PAUSE)) if stream is not None else None
-    bar = tqdm(unit=" lines", total=_lines_in(name), file=sys.stderr, delay=1.0,
+    bar = progress_bar(unit=" lines", total=_lines_in(name), delay=1.0,
                disable=getattr(args, "quiet", False) or stream is not None or not sys.stderr.isatty())
     writer = Writer(job.format, columns, label)
     try:
@@ -417,40 +415,17 @@ class _Counts(_Solutions):
         return Answer(status, {"count": result.count}, f"{result.count}{'+' if lower else ''}", nodes=result.nodes)
 
     def alone(self, entry: Entry) -> Result:
-        """Count one puzzle with the split search on ``--jobs`` threads."""
+        """Count one puzzle with a search of its own on ``--jobs`` threads (Ctrl-C keeps the count
+        so far for the summary line)."""
         job = self.job
-        try:
-            values, shape, rules = _read(job, entry)
-        except PuzzleError as e:
-            return Result(None, 0, INVALID, 0, e)
-        problem, _ = encode.remaining(values, shape, rules)
-        if problem is None:
-            return Result(None, 1, SOLVED, 0, None)
+        assert entry.puzzle is not None, "only entries with a puzzle are counted"
         limit = None if job.limit == sys.maxsize else job.limit
-        jobs = checks.jobs(job.args.jobs)
-        from dlx import parallel
         try:
-            if jobs == 1:
-                with problem.search(limit=limit, max_nodes=job.args.max_nodes) as run:
-                    try:
-                        count = run.count()
-                    except KeyboardInterrupt:
-                        self.interrupted(entry, run.stats.solutions, run.stats.nodes)
-                        raise
-                    stats = run.stats
-            else:
-                count = problem.count(limit, max_nodes=job.args.max_nodes, jobs=jobs)
-                assert problem.stats is not None, "a count leaves its stats"
-                stats = problem.stats
-        except parallel.Interrupted as e:
-            self.interrupted(entry, e.so_far.count, e.so_far.stats.nodes)
+            return count_one(entry.puzzle, limit, max_nodes=job.args.max_nodes, box=job.box, symbols=job.symbols,
+                             variant=_rules(job, entry), jobs=job.args.jobs)
+        except Interrupted as e:
+            self.interrupted(entry, e.count, e.nodes)
             raise
-        except KeyboardInterrupt:
-            if not self.tally.so_far:          # before the search began
-                self.interrupted(entry, 0, 0)
-            raise
-        status = MAX_NODES if stats.status == "max_nodes" else SOLVED if count else NO_SOLUTION
-        return Result(None, count, status, stats.nodes, None)
 
     def interrupted(self, entry: Entry, count: int, nodes: int) -> None:
         self.tally.so_far = f"line {entry.line}: at least {count:,} solutions so far ({nodes:,} nodes)"
@@ -571,7 +546,7 @@ def _generate(args: argparse.Namespace, tally: Tally) -> int:
     rng = np.random.default_rng(args.seed)
     writer = Writer(args.format, [])
     started = time.perf_counter()
-    bar = tqdm(total=args.count, unit=" puzzles", file=sys.stderr, delay=1.0,
+    bar = progress_bar(total=args.count, unit=" puzzles", delay=1.0,
                disable=args.quiet or not sys.stderr.isatty())
     with bar:
         for k in range(1, args.count + 1):

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 import dlx
-from dlx import checks, status
+from dlx import checks, parallel, status
 from dlx.checks import UNLIMITED, check_count
 
 from . import encode, variants
@@ -76,11 +76,22 @@ def solve(puzzle: Puzzle, *, max_nodes: int | None = None, box: Box = None, symb
     return result.solution
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C while one puzzle was counted by a search of its own (:func:`count` with ``jobs``,
+    :func:`count_one`): ``count`` solutions were found so far, in ``nodes`` nodes (a lower bound)."""
+
+    def __init__(self, count: int, nodes: int) -> None:
+        super().__init__()
+        self.count, self.nodes = count, nodes
+
+
 def count(puzzle: Puzzle, limit: int | None = None, *, max_nodes: int | None = None, box: Box = None,
-          symbols: str | None = None, variant: VariantLike = None) -> int:
+          symbols: str | None = None, variant: VariantLike = None, jobs: int | None = 1) -> int:
     """The number of solutions of ``puzzle``, counting no further than ``limit``, within
     ``max_nodes`` search nodes (:class:`OutOfNodes` when they run out first). ``box``,
-    ``symbols``, ``variant``: as for :func:`solve`.
+    ``symbols``, ``variant``: as for :func:`solve`. ``jobs`` other than 1 (None: one per core)
+    counts with a search of its own split over that many threads (:func:`count_one`), for a
+    puzzle with very many solutions; Ctrl-C then raises :class:`Interrupted` with the count so far.
 
     >>> count("....|..34|...2|3..."), count("1...............")
     (0, 72)
@@ -91,10 +102,61 @@ def count(puzzle: Puzzle, limit: int | None = None, *, max_nodes: int | None = N
     ...
     sudoku.solver.OutOfNodes: the budget of 1000 nodes ran out after 91 solutions (a lower bound)
     """
-    result = _one(puzzle, check_count(limit, "limit", 1), max_nodes, box, symbols, variant)
+    limit = check_count(limit, "limit", 1)
+    if type(jobs) is int and jobs == 1:
+        result = _one(puzzle, limit, max_nodes, box, symbols, variant)
+    else:
+        result = count_one(puzzle, limit, max_nodes=max_nodes, box=box, symbols=symbols, variant=variant,
+                           jobs=jobs)
+        if result.error is not None:
+            raise result.error
     if result.status == MAX_NODES:
         raise OutOfNodes(result.count, result.nodes)
     return result.count
+
+
+def count_one(puzzle: Puzzle, limit: int | None = None, *, max_nodes: int | None = None, box: Box = None,
+              symbols: str | None = None, variant: VariantLike = None, jobs: int | None = 1) -> Result:
+    """Count the solutions of one puzzle with a search of its own (not a batch row), on ``jobs``
+    threads (None: one per core): what is left once the givens are placed is one exact-cover
+    problem, searched whole or split (:mod:`dlx.parallel`). Ctrl-C raises :class:`Interrupted`
+    with the count so far (0 before the search began). A puzzle that cannot be read is a result
+    with status ``"invalid"``; ``solution`` is None.
+
+    >>> count_one("1...............", jobs=2).count
+    72
+
+    Cost: building the problem of what is left (milliseconds for 9x9), then the search; threads
+    pay where the count runs to millions of solutions."""
+    workers = checks.jobs(jobs)
+    try:
+        try:
+            values, shape, rules = variants.read(puzzle, box=box, symbols=symbols, variant=variant)
+        except PuzzleError as e:
+            return Result(None, 0, INVALID, 0, e)
+        problem, _ = encode.remaining(values, shape, rules)
+        if problem is None:
+            return Result(None, 1, SOLVED, 0, None)
+        if workers == 1:
+            with problem.search(limit=limit, max_nodes=max_nodes) as run:
+                try:
+                    found = run.count()
+                except KeyboardInterrupt:
+                    raise Interrupted(run.stats.solutions, run.stats.nodes) from None
+                stats = run.stats
+        else:
+            try:
+                found = problem.count(limit, max_nodes=max_nodes, jobs=workers)
+            except parallel.Interrupted as e:
+                raise Interrupted(e.so_far.count, e.so_far.stats.nodes) from None
+            assert problem.stats is not None, "a count leaves its stats"
+            stats = problem.stats
+    except Interrupted:
+        raise
+    except KeyboardInterrupt:
+        raise Interrupted(0, 0) from None
+    code = MAX_NODES if stats.status == dlx.Status.MAX_NODES else SOLVED if found else NO_SOLUTION
+    return Result(None, found, code, stats.nodes, None)
 
 
 def is_unique(puzzle: Puzzle, *, max_nodes: int | None = None, box: Box = None, symbols: str | None = None,

@@ -82,3 +82,20 @@ def test_type_checkers_see_every_lazy_name(package):
         source = next(node.module for node in ast.walk(block) if isinstance(node, ast.ImportFrom)
                       and any((a.asname or a.name) == name for a in node.names))
         assert source.lstrip(".").endswith(module.split(".")[-1]), (name, source, module)
+
+
+def test_the_library_never_loads_tqdm_and_the_commands_run_without_it():
+    use = ("import sys, dlx, sudoku\n"
+           "from dlx import problems\n"
+           "assert sudoku.solve('1...............') is not None\n"
+           "assert problems.queens(6).count(jobs=2) == 4 and sudoku.count('1...............', jobs=2) == 72\n"
+           "print('tqdm' in sys.modules)\n")
+    assert subprocess.run([sys.executable, "-c", use], capture_output=True, text=True,
+                          check=True).stdout.split() == ["False"]
+    hidden = "import sys; sys.modules['tqdm'] = None  # as if the progress extra were not installed\n"
+    sample = ROOT / "examples" / "top20.txt"
+    for command, out in ((f"from sudoku.cli import main; sys.exit(main(['solve', '{sample}']))", 20),
+                         ("from dlx.cli import main; sys.exit(main(['--count', 'queens', '6']))", 1)):
+        run = subprocess.run([sys.executable, "-c", hidden + command], capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+        assert len(run.stdout.split()) == out

@@ -285,3 +285,46 @@ def test_read_array_names_the_line_that_does_not_fit():
     assert values.shape == (2, 81) and ok.tolist() == [True, False]
     with pytest.raises(ValueError, match="no sudoku"):
         sudoku.solve_array(np.zeros((2, 80), np.uint8))
+
+
+SPARSE_9X9 = "1........" + "." * 72       # 9x9 with one given: many solutions
+UNIQUE_9X9 = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+
+
+@pytest.mark.parametrize("jobs", [1, 2, None])
+def test_counting_one_puzzle_on_threads_is_the_batch_count(jobs):
+    for puzzle, limit in (("1...............", None), (SPARSE_9X9, 3000), (UNIQUE_9X9, None)):
+        assert sudoku.count(puzzle, limit, jobs=jobs) == sudoku.count(puzzle, limit)
+        one = sudoku.count_one(puzzle, limit, jobs=jobs)
+        assert one.count == sudoku.count(puzzle, limit) and one.status == "solved" and one.solution is None
+    assert sudoku.count("12..|..3.|.4..|...1", jobs=2) == 0
+    with pytest.raises(PuzzleError, match="row 1"):
+        sudoku.count("11..............", jobs=2)
+    assert sudoku.count_one("11..............", jobs=2).status == "invalid"
+    with pytest.raises(sudoku.OutOfNodes) as out:
+        sudoku.count("." * 81, max_nodes=1000, jobs=jobs)
+    assert out.value.nodes >= 1000 - 81 and out.value.count > 0
+
+
+def test_ctrl_c_while_counting_one_puzzle_keeps_the_count_so_far(monkeypatch):
+    from dlx import ExactCover, parallel, search
+    from dlx.parallel import Result
+    from dlx.search import SearchStats
+    so_far = Result(41, SearchStats(900, 5000, 41, 0.1, dlx_status.Status.STOPPED), [], 3)
+
+    def interrupted_threads(*args, **kwargs):
+        raise parallel.Interrupted(so_far)
+    monkeypatch.setattr(ExactCover, "count", interrupted_threads)
+    with pytest.raises(sudoku.Interrupted) as caught:
+        sudoku.count(SPARSE_9X9, jobs=2)
+    assert (caught.value.count, caught.value.nodes) == (41, 900)
+    assert isinstance(caught.value, KeyboardInterrupt)
+
+    def interrupted_run(run):
+        run.resume(max_nodes=500)
+        next(run)                # a solution found, then Ctrl-C
+        raise KeyboardInterrupt
+    monkeypatch.setattr(search.Search, "count", interrupted_run)
+    with pytest.raises(sudoku.Interrupted) as caught:
+        sudoku.count_one(SPARSE_9X9, jobs=1)
+    assert caught.value.count == 1 and caught.value.nodes > 0

@@ -3,13 +3,13 @@ everywhere an engine can be chosen.
 
 An engine is one search machine behind the small interface of :class:`base.Engine`, facts included
 (its summary, what it counts, what it refuses, its tunables, its test samples); a new one goes into
-a module of its own here and into :data:`ENGINES`, and everything else reads it from there. A name may stand for a family whose
-member is picked by the problem: ``"dlx"`` runs DLX1 on a plain exact-cover problem and the machine
-of DLX2/DLX3 on one with colours or multiplicities, so that every figure is the one Knuth's program
-for that kind of problem reports. ``"cells"`` is dancing cells (Knuth's SSXC1, SSXCC with colours).
-``"compact"`` is Algorithm X for small problems with each item's live options in one machine word
-(DLX1's choices and nodes). ``"auto"`` picks one by the shape of the problem (:func:`choose`), by
-measurement.
+a module of its own here and into :data:`ENGINES`, and everything else reads it from there. A name
+may stand for a family whose member is picked by the problem: ``"dlx"`` runs DLX1 on a plain
+exact-cover problem and the machine of DLX2/DLX3 on one with colours or multiplicities, so that every
+figure is the one Knuth's program for that kind of problem reports. ``"cells"`` is dancing cells
+(Knuth's SSXC1, SSXCC with colours). ``"compact"`` is Algorithm X for small problems with each
+item's live options in one machine word (DLX1's choices and nodes). ``"auto"`` picks one by the
+shape of the problem (:func:`choose`), by measurement.
 """
 from __future__ import annotations
 

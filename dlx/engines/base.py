@@ -113,25 +113,38 @@ class Engine(Protocol):
     ``choice``, ``state`` and ``first_tweak``): typed Any here, so an engine can name its own."""
 
     name: str
-    #: One line: what the engine is.
-    summary: str
-    #: What its ``nodes`` and ``updates`` count (and ``cleansings``, when it keeps them).
-    counts: str
-    #: The problems it cannot take, in words (:meth:`refusal` is the test).
-    refuses: str
-    #: Its kernels' tunables as ``"module:NAME"``, each with a tiny value that makes small problems
-    #: take every branch when the kernels run as plain Python (the coverage run).
-    tunables: Mapping[str, Any]
-    #: Small problems its search is compiled for by tests/test_kernels.py: the name of a function
-    #: of :mod:`dlx.problems` and its arguments.
-    samples: tuple[tuple[str, tuple], ...]
-    #: Its compiled searches, whose loops must keep no reference count (see above).
-    searches: tuple[Any, ...]
     #: Whether :meth:`advance` records a trace (else it raises :class:`TraceRefused` for one).
     traces: bool
     #: Whether the pieces of a split search find one run's solutions in its order, with its nodes
     #: and updates exactly (else the same solutions in another order, counted otherwise).
     exact_splits: bool
+
+    @property
+    def summary(self) -> str:
+        """One line: what the engine is."""
+
+    @property
+    def counts(self) -> str:
+        """What its ``nodes`` and ``updates`` count (and ``cleansings``, when it keeps them)."""
+
+    @property
+    def refuses(self) -> str:
+        """The problems it cannot take, in words (:meth:`refusal` is the test)."""
+
+    @property
+    def tunables(self) -> Mapping[str, Any]:
+        """Its kernels' tunables as ``"module:NAME"``, each with a tiny value that makes small
+        problems take every branch when the kernels run as plain Python (the coverage run)."""
+
+    @property
+    def samples(self) -> tuple[tuple[str, tuple], ...]:
+        """Small problems its search is compiled for by tests/test_kernels.py: the name of a
+        function of :mod:`dlx.problems` and its arguments."""
+
+    @property
+    def searches(self) -> tuple[Any, ...]:
+        """Its compiled searches, whose loops must keep no reference count (see above)."""
+
 
     def refusal(self, options: Options) -> str | None:
         """Why this engine cannot search ``options`` (None: it can)."""
@@ -197,14 +210,14 @@ class Single:
 
     @property
     def machines(self) -> tuple[Engine, ...]:
-        return (self,)
+        return (self,)  # type: ignore[return-value]  # the engine classes that mix this in are engines
 
     def for_problem(self, problem: Options) -> Engine:
         """This engine, or a ValueError saying why it cannot take ``problem``."""
-        why = self.refusal(problem)
+        why = self.refusal(problem)  # type: ignore[attr-defined]  # every engine has one
         if why:
             raise ValueError(why)
-        return self
+        return self  # type: ignore[return-value]
 
 
 def warm_up(engine: Engine, structure) -> None:

@@ -290,9 +290,9 @@ def hide(tt, sets, nd, second, active1, check, coloured, frozen1, frozen2):
 @njit(cache=True, nogil=True)
 def cover(c, colour, sets, nd, clr, second, active1, check, frozen1, frozen2):
     """SSXC1's ``hide(c, check)``: hide the options of item ``c`` (inactive already), all of them
-    when ``colour`` is 0, else those of another colour (SSXCC's purification). Returns ``(updates, cleansings, ok)``, ok False when
-    ``check`` is set and an early abort is due. Cleansings as Knuth counts them: the item, and each
-    option that keeps its place because it has the item's colour."""
+    when ``colour`` is 0, else those of another colour (SSXCC's purification). Returns ``(updates,
+    cleansings, ok)``, ok False when ``check`` is set and an early abort is due. Cleansings as Knuth
+    counts them: the item, and each option that keeps its place because it has the item's colour."""
     coloured = clr.size > 0
     sets[c - THREE] = colour
     end = c + sets[c - ONE]

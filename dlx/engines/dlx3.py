@@ -184,7 +184,7 @@ def reactivate(c, L):
 @njit(cache=True, nogil=True)
 def cover(c, L):
     """Deactivate item ``c`` and hide every option in its list; returns the updates."""
-    llink, rlink, top, ulink, dlink, length = L.links.llink, L.links.rlink, L.links.top, L.links.ulink, L.links.dlink, L.links.length
+    llink, rlink, length, top, ulink, dlink, _ = L.links
     l = llink[c]
     r = rlink[c]
     rlink[l] = r

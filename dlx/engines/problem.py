@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
@@ -133,8 +133,8 @@ def reordered(options: Options, seed: int) -> tuple[Options, np.ndarray, np.ndar
     order, item_order = seeding(options, seed)
     start, items, colours = reorder(options.start, options.items, options.colours, order, item_order)
     bounds = None if options.bounds is None else options.bounds[item_order[:options.n_primary]]
-    arrays: list[Any] = [start.astype(np.int32), items, colours, bounds]
-    for a in arrays:
+    start = start.astype(np.int32)
+    for a in (start, items, colours, bounds):
         if a is not None:
             a.flags.writeable = False
-    return Options(*arrays, options.n_items, options.n_primary), order, item_order
+    return Options(start, items, colours, bounds, options.n_items, options.n_primary), order, item_order
