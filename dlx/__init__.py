@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._lazy import loader
+from .lazy import loader
 
 if TYPE_CHECKING:       # what a type checker sees: the names _WHERE loads on first use
     from ._version import __version__ as __version__
@@ -25,7 +25,7 @@ if TYPE_CHECKING:       # what a type checker sees: the names _WHERE loads on fi
     from .status import Status as Status
     from .zdd import ZDD as ZDD
 
-#: The public names and the modules they live in, loaded on first use (see ``_lazy``).
+#: The public names and the modules they live in, loaded on first use (see :mod:`dlx.lazy`).
 _WHERE = {"__version__": "dlx._version", "Batch": "batch", "BatchResult": "batch",
           "ENGINES": "engines", "ExactCover": "model", "ProblemError": "model",
           "ProblemWarning": "model", "Search": "search", "SearchStats": "search",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from dlx._lazy import loader
+from dlx.lazy import loader
 
 if TYPE_CHECKING:       # what a type checker sees: the names _WHERE loads on first use
     from dlx._version import __version__ as __version__

@@ -20,7 +20,7 @@ import numpy as np
 from dlx import tracing
 
 from . import encode, variants
-from .grid import Box, Puzzle, Shape, _symbol_table, pretty, to_text
+from .grid import Box, Puzzle, Shape, pretty, symbol_table, to_text
 from .variants import VariantLike
 
 #: Lines shown before the rest of a long explanation is summed up.
@@ -234,7 +234,7 @@ class _Words:
 
     def __init__(self, read: _Puzzle) -> None:
         self.size = read.shape.size
-        self.chars = _symbol_table(read.symbols, self.size)[1]
+        self.chars = symbol_table(read.symbols, self.size)[1]
         self.sets = encode.cage_sets(read.variant, self.size) if read.variant is not None else []
 
     def __call__(self, step: Step) -> str:

@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .grid import _APART, _IGNORED, NUL_LINE, Box, PuzzleError, Shape, _wrong_length, grid_size
+from .grid import APART, IGNORED, NUL_LINE, Box, PuzzleError, Shape, grid_size, wrong_length
 from .variants import Variant, jigsaw, killer
 
 #: Column names that hold the puzzle in a CSV file with a header (compared in lower case).
@@ -167,7 +167,7 @@ def read_lines(lines: Iterable[str], *, size: int | None = None,
         if len(puzzle) == 81 and not grid:     # the common case first: a 9x9 puzzle on one line
             yield Entry(number, text, puzzle)
             continue
-        cells = _IGNORED.sub("", puzzle)
+        cells = IGNORED.sub("", puzzle)
         if grid:
             if (len(cells) == width or (not cells and text.strip())) and not text.startswith("#"):
                 grid.append((number, text, len(cells)))     # a row, or a separator line
@@ -193,7 +193,7 @@ def read_lines(lines: Iterable[str], *, size: int | None = None,
         elif grid_size(n):                     # a whole puzzle on one line
             yield Entry(number, text, puzzle)
         else:
-            yield Entry(number, text, None, PuzzleError(_wrong_length(n), line=number))
+            yield Entry(number, text, None, PuzzleError(wrong_length(n), line=number))
     if grid:
         yield from _broken_grid(grid, width)
 
@@ -206,7 +206,7 @@ def _is_row(cells: int, size: int | None, text: str) -> bool:
         return cells == size
     if grid_size(cells * cells) is None:
         return False
-    return grid_size(cells) is None or all(len(t) == 1 for t in _APART.split(text.strip()))
+    return grid_size(cells) is None or all(len(t) == 1 for t in APART.split(text.strip()))
 
 
 def _broken_grid(grid: list[tuple[int, str, int]], width: int) -> Iterator[Entry]:
@@ -214,7 +214,7 @@ def _broken_grid(grid: list[tuple[int, str, int]], width: int) -> Iterator[Entry
     rows are errors, separators are kept as they are."""
     rows = sum(1 for _, _, cells in grid if cells)
     if rows == 1:
-        reason = _wrong_length(width)
+        reason = wrong_length(width)
     else:
         reason = f"grid ends after {rows} rows (lines {grid[0][0]}-{grid[-1][0]}), expected {width}"
     for number, text, cells in grid:
@@ -270,7 +270,7 @@ def looks_like_puzzle(arg: str, layout: str | None = None) -> bool:
     if layout is not None and "," in arg:
         cells = arg.split(",", 1)[0]
         return not cells.strip() or looks_like_puzzle(cells)
-    cells = _IGNORED.sub("", arg)
+    cells = IGNORED.sub("", arg)
     if not re.fullmatch(r"[.0-9A-Za-z]+", cells) or (len(cells) < 16 and not re.fullmatch(r"[.0-9]+", cells)):
         return False
     return sum(ch == "." or ch.isdigit() for ch in cells) * 2 > len(cells)

@@ -21,8 +21,8 @@ from dlx.checks import whole
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 #: The largest grid: one more would need more than 62 one-character names (0-9, A-Z, a-z).
 MAX_SIZE = 61
-_IGNORED = re.compile(r"[\s|+\-]")                # layout in pasted grids: spaces, |, -, +
-_APART = re.compile(r"[\s|+]+")                 # between the cells of a row as pretty() writes it
+IGNORED = re.compile(r"[\s|+\-]")                # layout in pasted grids: spaces, |, -, +
+APART = re.compile(r"[\s|+]+")                 # between the cells of a row as pretty() writes it
 
 # byte -> value (0 for a blank, 255 for a character that is no cell) for 9x9 lines
 _BYTE_VALUE = np.full(256, 255, np.uint8)
@@ -83,7 +83,7 @@ class Shape(NamedTuple):
         replace the boxes. A :class:`PuzzleError` says why a count of cells makes no grid."""
         size = math.isqrt(cells)
         if size * size != cells or not 4 <= size <= MAX_SIZE:
-            raise PuzzleError(_wrong_length(cells))
+            raise PuzzleError(wrong_length(cells))
         return cls.sided(size, box, boxes=boxes)
 
     @classmethod
@@ -203,7 +203,7 @@ def expand_symbols(spec: str) -> str:
             out.append(spec[k])
             k += 1
     symbols = "".join(out)
-    bad = sorted({ch for ch in symbols if ch == "." or _IGNORED.match(ch)})
+    bad = sorted({ch for ch in symbols if ch == "." or IGNORED.match(ch)})
     if bad:
         raise PuzzleError(f"symbols: {bad[0]!r} cannot be a value ('.' is a blank; spaces, |, - and + "
                           "are layout)")
@@ -217,7 +217,7 @@ _ALNUM = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
 
 @functools.cache
-def _symbol_table(symbols: str | None, size: int) -> tuple[dict[str, int], str]:
+def symbol_table(symbols: str | None, size: int) -> tuple[dict[str, int], str]:
     """``(character -> value, the N symbols)`` for a grid of ``size``: blanks map to 0; letters
     read in either case when that is unambiguous."""
     chars = SYMBOLS[:size] if symbols is None else expand_symbols(symbols)
@@ -260,11 +260,11 @@ def parse(puzzle: Puzzle, *, box: Box = None, symbols: str | None = None, boxes:
 
 
 def _parse_text(text: str, box: Box, symbols: str | None, boxes: bool) -> np.ndarray:
-    cells = _IGNORED.sub("", text)
+    cells = IGNORED.sub("", text)
     if "\0" in cells:
         raise PuzzleError(NUL_LINE)
     size = Shape.of(len(cells), box, boxes=boxes).size
-    value, chars = _symbol_table(symbols, size)
+    value, chars = symbol_table(symbols, size)
     if symbols is None and size > 9 and "0" in cells and "." in cells:
         raise PuzzleError(f"both '0' and '.' in a {size}x{size} puzzle: is 0 a blank or a value? Say "
                           f"which with the symbols (such as 0-{chars[size - 2]}, where 0 is a value)")
@@ -315,7 +315,7 @@ def twice_in(values: np.ndarray, units: Sequence[tuple[str, Any]], symbols: str 
         given = values[cells]
         seen = np.bincount(given[given > 0], minlength=size + 1)
         if (seen > 1).any():
-            symbol = _symbol_table(symbols, size)[1][int(np.flatnonzero(seen > 1)[0]) - 1]
+            symbol = symbol_table(symbols, size)[1][int(np.flatnonzero(seen > 1)[0]) - 1]
             return f"{'digit' if size <= 9 else 'value'} {symbol} twice in {name}"
     return None
 
@@ -324,7 +324,7 @@ def twice_in(values: np.ndarray, units: Sequence[tuple[str, Any]], symbols: str 
 def _out_bytes(symbols: str | None, size: int) -> np.ndarray:
     if symbols is None:
         return _VALUE_BYTE
-    return np.frombuffer(("." + _symbol_table(symbols, size)[1]).encode("utf-32-le"), np.uint32)
+    return np.frombuffer(("." + symbol_table(symbols, size)[1]).encode("utf-32-le"), np.uint32)
 
 
 def to_text(values: np.ndarray, symbols: str | None = None) -> str:
@@ -418,7 +418,7 @@ def texts(answers: np.ndarray, symbols: str | None = None) -> list[str]:
     return [joined[k:k + width] for k in range(0, len(joined), width)]
 
 
-def _wrong_length(cells: int) -> str:
+def wrong_length(cells: int) -> str:
     side = math.isqrt(cells)
     if side * side == cells and side > MAX_SIZE:
         return (f"a {side}x{side} grid is larger than the largest, {MAX_SIZE}x{MAX_SIZE} (one character "

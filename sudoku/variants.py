@@ -26,7 +26,7 @@ import numpy as np
 
 from dlx.checks import whole
 
-from .grid import _IGNORED, Box, Puzzle, PuzzleError, Shape, clashes, parse, twice_in
+from .grid import IGNORED, Box, Puzzle, PuzzleError, Shape, clashes, parse, twice_in
 
 _UNIT_WORDS = {"d": "diagonal", "w": "window"}
 
@@ -217,7 +217,7 @@ def jigsaw(regions: str) -> Variant:
     >>> jigsaw("AABB|AABB|CCDD|CCDD").regions[:4]
     (0, 0, 1, 1)
     """
-    labels = _IGNORED.sub("", regions)
+    labels = IGNORED.sub("", regions)
     size = math.isqrt(len(labels))
     if size * size != len(labels) or size < 4:
         raise PuzzleError(f"regions: {len(labels)} labels, not a square grid's N*N")
@@ -240,7 +240,7 @@ def killer(cages: str, sums: str | Mapping[str, int]) -> Variant:
     >>> v.cages[0]
     (7, (0, 1, 5))
     """
-    labels = _IGNORED.sub("", cages)
+    labels = IGNORED.sub("", cages)
     size = math.isqrt(len(labels))
     if size * size != len(labels) or size < 4:
         raise PuzzleError(f"cages: {len(labels)} labels, not a square grid's N*N")

@@ -104,3 +104,25 @@ def test_the_graph_sees_relative_and_lazy_imports():
 
 def test_no_import_circle_in_dlx_or_sudoku():
     assert cycles(graph()) == []
+
+
+def private_imports() -> list[str]:
+    """``from m import _name`` or ``from _m import name`` where ``m`` is another module of the
+    project (dunders and the version module apart)."""
+    found = []
+    known = set(modules())
+    for name, path in modules().items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").split(".")[0] in PACKAGES):
+                found += [f"{name}: {node.module}.{a.name}" for a in node.names
+                          if a.name.startswith("_") and not a.name.startswith("__") and a.name not in known]
+                if any(p.startswith("_") and p != "_version" for p in (node.module or "").split(".")):
+                    found.append(f"{name}: {node.module}")
+            elif isinstance(node, ast.Import):
+                found += [f"{name}: {a.name}" for a in node.names
+                          if a.name.split(".")[0] in PACKAGES and any(p.startswith("_") for p in a.name.split("."))]
+    return found
+
+
+def test_no_module_imports_another_ones_private_names():
+    assert private_imports() == []

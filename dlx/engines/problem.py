@@ -11,15 +11,12 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
 from . import get
 from .base import Options, Prepared
-
-if TYPE_CHECKING:
-    from ..search import SearchStats
 
 #: Seeded copies of a problem kept for reuse (each holds its engines' structures once searched).
 SEEDED_COPIES = 4
@@ -93,11 +90,12 @@ class Structures:
         return found
 
     @property
-    def stats(self) -> SearchStats | None:
-        """The statistics of the latest run this thread started (None before the first)."""
+    def stats(self) -> Any:
+        """The statistics of the latest run this thread started (a :class:`dlx.SearchStats`; None
+        before the first)."""
         return getattr(self._local, "stats", None)
 
-    def note(self, stats: SearchStats) -> None:
+    def note(self, stats: Any) -> None:
         """Make ``stats`` what :attr:`stats` says in this thread (every run calls it as it goes)."""
         self._local.stats = stats
 
