@@ -17,7 +17,7 @@ from . import engines
 if TYPE_CHECKING:
     from . import parallel
     from .zdd import ZDD
-from .checks import check_count, whole
+from .checks import whole
 from .engines.problem import Structures, reorder, seeding
 from .matrix import matrix_options
 from .search import Search, SearchStats
@@ -410,14 +410,8 @@ class ExactCover:
         same solutions in the same order, a ZDD no smaller. Cost: each state once (with threads, at
         most once per thread), times the options tried there.
         """
-        from . import memo, zdd
-        from .checks import jobs as threads
-        workers = threads(jobs)
-        nodes = check_count(max_nodes, "max_nodes", 1)
-        room = memo.default_bytes() if max_bytes is None else whole(max_bytes, "max_bytes", 1)
-        memo.warm()
-        arrays, root, stats = memo.build(self.engine_input, max_nodes=nodes, max_bytes=room, jobs=workers)
-        return zdd.ZDD(*arrays, root, stats)
+        from .zdd import ZDD
+        return ZDD.of(self.engine_input, max_nodes=max_nodes, max_bytes=max_bytes, jobs=jobs)
 
     def _parallel(self, jobs: int | None, client: Any, **how: Any) -> parallel.Result:
         from . import parallel

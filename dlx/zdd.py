@@ -29,6 +29,7 @@ from numba import njit
 from .checks import whole
 
 if TYPE_CHECKING:
+    from .engines.base import Options
     from .memo import MemoStats
 
 
@@ -150,6 +151,21 @@ class ZDD:
         self.var, self.lo, self.hi, self.root = var, lo, hi, int(root)
         self.stats = stats
         self._counts: np.ndarray | None = None
+
+    @classmethod
+    def of(cls, problem: Options, *, max_nodes: int | None = None, max_bytes: int | None = None,
+           jobs: int | None = 1) -> ZDD:
+        """The ZDD of every solution of ``problem`` (the engines' input), built by the memoised
+        search (:func:`dlx.memo.build`); the arguments as :meth:`dlx.ExactCover.zdd` takes them."""
+        from . import memo
+        from .checks import check_count
+        from .checks import jobs as threads
+        workers = threads(jobs)
+        nodes = check_count(max_nodes, "max_nodes", 1)
+        room = memo.default_bytes() if max_bytes is None else whole(max_bytes, "max_bytes", 1)
+        memo.warm()
+        arrays, root, stats = memo.build(problem, max_nodes=nodes, max_bytes=room, jobs=workers)
+        return cls(*arrays, root, stats)
 
     @property
     def size(self) -> int:

@@ -62,23 +62,55 @@ def assert_solutions(ec, solutions, primary, secondary) -> None:
         assert is_exact_cover([ec.option(k) for k in solution], primary, secondary)
 
 
-def assert_solves(puzzle, solution: str) -> None:
-    """``solution`` fills ``puzzle`` and obeys the rules: each row, column and box a permutation."""
+def assert_solves(puzzle, solution, *, box=None, symbols: str | None = None, variant=None) -> None:
+    """The one sudoku judge: ``solution`` fills ``puzzle`` (every given kept) and obeys every rule,
+    checked cell by cell from the rules alone (not from the exact-cover encoding): each row, column
+    and box (``box``: ``"RxC"`` or ``n``; by default the squarest, no taller than wide), or a
+    jigsaw's regions instead of the boxes, is a permutation of 1..N; with ``variant`` (a name, or a
+    :class:`sudoku.Variant`) also X's diagonals, windoku's windows and a killer's cages (distinct
+    values summing to the cage's total). Any shape, symbols as :func:`sudoku.grid.parse` reads them."""
+    import math
+
+    import numpy as np
+
+    import sudoku
     from sudoku.grid import parse
 
-    givens = parse(puzzle)
-    values = parse(solution)
-    n = round(values.size ** 0.25)
-    size = n * n
-    assert values.size == givens.size and values.all()
-    assert ((givens == 0) | (givens == values)).all(), "a given was changed"
-    g = values.reshape(size, size)
-    full = list(range(1, size + 1))
-    for i in range(size):
-        assert sorted(g[i, :]) == full, f"row {i + 1}"
-        assert sorted(g[:, i]) == full, f"column {i + 1}"
-        box = g[i // n * n:i // n * n + n, i % n * n:i % n * n + n]
-        assert sorted(box.reshape(-1)) == full, f"box {i + 1}"
+    rules = sudoku.variants.named(variant)
+    values = parse(solution, boxes=False, symbols=symbols)
+    givens = parse(puzzle, boxes=False, symbols=symbols)
+    side = math.isqrt(values.size)
+    assert side * side == values.size == givens.size, f"{values.size} cells for {givens.size}"
+    assert ((givens == 0) | (givens == values)).all(), "a given changed"
+    grid = values.reshape(side, side)
+    every = list(range(1, side + 1))
+    units = [("row", grid[r, :]) for r in range(side)] + [("column", grid[:, c]) for c in range(side)]
+    if rules is not None and rules.regions is not None:
+        regions = np.array(rules.regions).reshape(side, side)
+        units += [("region", grid[regions == k]) for k in range(side)]
+    else:
+        if box is None:
+            rows = max(d for d in range(1, math.isqrt(side) + 1) if side % d == 0)
+            cols = side // rows
+        elif isinstance(box, int):
+            rows = cols = box
+        else:
+            rows, cols = (int(k) for k in str(box).split("x"))
+        assert rows * cols == side, f"boxes of {rows}x{cols} on a {side}x{side} grid"
+        units += [("box", grid[r:r + rows, c:c + cols].ravel()) for r in range(0, side, rows)
+                  for c in range(0, side, cols)]
+    if rules is not None and rules.diagonals:
+        units += [("diagonal", grid.diagonal()), ("anti-diagonal", grid[:, ::-1].diagonal())]
+    if rules is not None and rules.windows:
+        n = math.isqrt(side)
+        starts = range(1, side, n + 1)
+        units += [("window", grid[r:r + n, c:c + n].ravel()) for r in starts for c in starts
+                  if r + n < side and c + n < side]
+    for name, unit in units:
+        assert sorted(unit.tolist()) == every, f"a {name} holds {sorted(unit.tolist())}"
+    for total, cells in (rules.cages if rules is not None else ()):
+        got = values[list(cells)].tolist()
+        assert len(set(got)) == len(got) and sum(got) == total, f"the cage of {total} holds {got}"
 
 
 def links_of(ec):

@@ -1,7 +1,8 @@
 """Every command on every shape (issue 41): 4x4, 6x6 with 2x3 and 3x2 boxes, 8x8, 9x9, 12x12 with
 3x4 and 4x3 boxes, 16x16, jigsaws of 9x9 and of prime sides (5x5, 7x7), and the variants, through
-every API function and every subcommand, each answer judged by one rules judge written here from
-the rules alone (rows, columns, boxes or regions, diagonals, windows, cages)."""
+every API function and every subcommand, each answer judged by the tests' one rules judge
+(support.assert_solves), written from the rules alone (rows, columns, boxes or regions, diagonals,
+windows, cages)."""
 from __future__ import annotations
 
 import itertools
@@ -12,46 +13,19 @@ import sys
 
 import numpy as np
 import pytest
-from support import EXAMPLES, INKALA, messages
+from support import EXAMPLES, INKALA, assert_solves, messages
 
 import sudoku
 from sudoku import explainer
 from sudoku.cli import main
 from sudoku.files import read_lines
-from sudoku.grid import Shape, parse
+from sudoku.grid import parse
 
 #: (side, box) of the boxed shapes; box None: the squarest
 BOXED = [(4, None), (6, "2x3"), (6, "3x2"), (8, None), (9, None), (12, "3x4"), (12, "4x3"), (16, None)]
 JIGSAW5 = "AAABB AABBB CCCDD CCDDE EEEDE"
 JIGSAW7 = "AAAABBB AAABBBB CCCCDDD CCCDDDD EEEFFFG EEFFFGG EEFGGGG"
 JIGSAW9 = ("AAABBBCCCAAABBBCCCAAABBBCCCDDDEEFFFFDDDDEEEFFDDEEEEFFFGGGHHHIIIGGGHHHIIIGGGHHHIII")
-
-
-def judge(solution, puzzle, side: int, box=None, variant=None, symbols: str | None = None) -> None:
-    """``solution`` fills ``puzzle`` (the givens kept) and obeys every rule, checked cell by cell."""
-    rules = sudoku.variants.named(variant)
-    values = parse(solution, boxes=False, symbols=symbols).reshape(side, side)
-    givens = parse(puzzle, boxes=False, symbols=symbols).reshape(side, side)
-    assert ((givens == 0) | (givens == values)).all(), "a given changed"
-    every = list(range(1, side + 1))
-    units = [values[r, :] for r in range(side)] + [values[:, c] for c in range(side)]
-    if rules is not None and rules.regions is not None:
-        regions = np.array(rules.regions).reshape(side, side)
-        units += [values[regions == k] for k in range(side)]
-    else:
-        rows, cols = (int(k) for k in box.split("x")) if box else Shape.sided(side)[1:]
-        units += [values[r:r + rows, c:c + cols].ravel() for r in range(0, side, rows) for c in range(0, side, cols)]
-    if rules is not None and rules.diagonals:
-        units += [values.diagonal(), values[:, ::-1].diagonal()]
-    if rules is not None and rules.windows:
-        n = int(side ** 0.5)
-        starts = [1 + k * (n + 1) for k in range(n - 1)]
-        units += [values[r:r + n, c:c + n].ravel() for r in starts for c in starts]
-    for unit in units:
-        assert sorted(unit.tolist()) == every, f"a unit holds {sorted(unit.tolist())}"
-    for total, cells in (rules.cages if rules is not None else ()):
-        got = values.ravel()[list(cells)].tolist()
-        assert len(set(got)) == len(got) and sum(got) == total
 
 
 def layouts():
@@ -85,19 +59,19 @@ def test_every_api_function(layout):
     assert len(puzzle) == side * side
     how = {"box": box, "variant": variant}
     solution = sudoku.solve(puzzle, **how)
-    judge(solution, puzzle, side, box, variant)
+    assert_solves(puzzle, solution, box=box, variant=variant)
     assert sudoku.count(puzzle, **how) == 1 and sudoku.is_unique(puzzle, **how)
     rating = sudoku.rate(puzzle, **how)
     assert rating.level in sudoku.rating.LEVELS and rating.nodes >= np.count_nonzero(parse(puzzle, boxes=False) == 0)
     disguised = sudoku.shuffle(puzzle, seed=3, **how)
     assert sudoku.count(disguised, limit=2, **how) == 1
-    judge(sudoku.solve(disguised, **how), disguised, side, box, variant)
+    assert_solves(disguised, sudoku.solve(disguised, **how), box=box, variant=variant)
     assert (np.count_nonzero(parse(disguised, boxes=False)) == np.count_nonzero(parse(puzzle, boxes=False)))
     steps, found = explainer.steps(puzzle, **how)
     assert found == solution and steps[-1].kind == "solved"
     shown, grid = told_grid(sudoku.explain(puzzle, full=True, **how))
     assert len(shown) == len(steps) - 1 and all(line.startswith(f"{k}. ") for k, line in enumerate(shown, 1))
-    judge(grid, puzzle, side, box, variant)
+    assert_solves(puzzle, grid, box=box, variant=variant)
 
 
 def told_grid(told: str) -> tuple[list[str], str]:
@@ -125,7 +99,7 @@ def test_every_subcommand(layout, tmp_path, capsys):
     assert main(["explain", str(path), *options, "--steps", "3"]) == 0
     told = capsys.readouterr().out
     assert told.startswith("# a comment\n1. ")
-    judge(told_grid(told)[1], puzzle, side, box, variant)
+    assert_solves(puzzle, told_grid(told)[1], box=box, variant=variant)
     made = ["generate", "2", "--seed", "1", "--size", str(side)] + (["--box", box] if box else [])
     if regions is not None:
         made += ["--variant", "jigsaw", "--regions", regions]
@@ -134,17 +108,17 @@ def test_every_subcommand(layout, tmp_path, capsys):
     assert main(made) == 0
     for new in capsys.readouterr().out.split():
         assert sudoku.count(new, limit=2, box=box, variant=variant) == 1
-        judge(sudoku.solve(new, box=box, variant=variant), new, side, box, variant)
+        assert_solves(new, sudoku.solve(new, box=box, variant=variant), box=box, variant=variant)
 
 
 def test_sixteen_by_sixteen_with_other_symbols(capsys):
     puzzle = sudoku.generate(seed=2, size=16, symbols="0-F")
     assert set(puzzle) <= set(".0123456789ABCDEF") and "0" in puzzle
     solution = sudoku.solve(puzzle, symbols="0-F")
-    judge(solution, puzzle, 16, symbols="0-F")
+    assert_solves(puzzle, solution, symbols="0-F")
     assert sudoku.rate(puzzle, symbols="0-F").level in sudoku.rating.LEVELS
-    judge(sudoku.solve(sudoku.shuffle(puzzle, seed=1, symbols="0-F"), symbols="0-F"),
-          sudoku.shuffle(puzzle, seed=1, symbols="0-F"), 16, symbols="0-F")
+    shuffled = sudoku.shuffle(puzzle, seed=1, symbols="0-F")
+    assert_solves(shuffled, sudoku.solve(shuffled, symbols="0-F"), symbols="0-F")
     assert main(["explain", puzzle, "--symbols", "0-F", "--steps", "2"]) == 0
     out = capsys.readouterr().out
     assert "0" in out.split("Solved:")[1] and "G" not in out
@@ -157,7 +131,7 @@ def test_killer_rates_and_explains_but_does_not_shuffle(capsys):
     assert sudoku.rate("." * 81, variant=rules).level in sudoku.rating.LEVELS
     told = sudoku.explain("." * 81, variant=rules, full=True)
     assert "cage 1 can only hold {" in told
-    judge(told_grid(told)[1], "." * 81, 9, variant=rules)
+    assert_solves("." * 81, told_grid(told)[1], variant=rules)
     with pytest.raises(sudoku.PuzzleError, match="no transformation keeps a killer's cages"):
         sudoku.shuffle("." * 81, variant=rules)
     assert main(["shuffle", str(EXAMPLES / "killer.txt"), "--variant", "killer"]) == 1

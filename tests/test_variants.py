@@ -1,14 +1,13 @@
-"""Variants, box shapes and symbols: every answer checked cell by cell against the rules, by a judge
-written here from the rules alone (not from the exact-cover encoding)."""
+"""Variants, box shapes and symbols: every answer checked cell by cell against the rules by the one
+judge of the tests (support.assert_solves), written from the rules alone (not from the exact-cover
+encoding)."""
 import csv
-import itertools
-import re
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support import EXAMPLES
+from support import EXAMPLES, assert_solves
 
 import sudoku
 from sudoku import encode
@@ -16,42 +15,6 @@ from sudoku.cli import main
 from sudoku.grid import PuzzleError
 
 ALNUM = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-
-
-def judge(puzzle: str, answer: str, *, rows: int, cols: int, symbols: str | None = None, x=False,
-          windows=False, regions: str | None = None, cages: str | None = None, sums: str | None = None):
-    """Raise AssertionError unless ``answer`` solves ``puzzle`` under the rules named."""
-    size = rows * cols
-    alphabet = symbols or "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"[:size]
-    cells = re.sub(r"[\s|+\-]", "", answer)
-    assert len(cells) == size * size and set(cells) <= set(alphabet)
-    grid = [[alphabet.index(cells[r * size + c]) + 1 for c in range(size)] for r in range(size)]
-    given = re.sub(r"[\s|+\-]", "", puzzle)
-    for k, ch in enumerate(given):
-        if ch not in ".0" or (symbols and ch in symbols):
-            assert cells[k] == ch, f"given {ch} at cell {k} changed"
-    everything = list(range(1, size + 1))
-    units = [[(r, c) for c in range(size)] for r in range(size)]
-    units += [[(r, c) for r in range(size)] for c in range(size)]
-    units += [[(br + r, bc + c) for r in range(rows) for c in range(cols)]
-              for br in range(0, size, rows) for bc in range(0, size, cols)] if regions is None else []
-    if x:
-        units += [[(k, k) for k in range(size)], [(k, size - 1 - k) for k in range(size)]]
-    if windows:
-        for r0, c0 in itertools.product(range(1, size, rows + 1), repeat=2):
-            if r0 + rows < size and c0 + cols < size:
-                units.append([(r0 + r, c0 + c) for r in range(rows) for c in range(cols)])
-    if regions is not None:
-        labels = re.sub(r"[\s|+\-]", "", regions)
-        for label in set(labels):
-            units.append([divmod(k, size) for k, ch in enumerate(labels) if ch == label])
-    for unit in units:
-        assert sorted(grid[r][c] for r, c in unit) == everything, f"unit {unit} breaks the rules"
-    if cages is not None:
-        totals = dict(pair.split("=") for pair in sums.split())
-        for label in set(cages) - {"."}:
-            values = [grid[k // size][k % size] for k, ch in enumerate(cages) if ch == label]
-            assert len(set(values)) == len(values) and sum(values) == int(totals[label]), f"cage {label}"
 
 
 def puzzle_lines(name):
@@ -64,7 +27,7 @@ def test_x_and_windoku_examples(variant, name, capsys):
     assert main(["solve", "--variant", variant, str(EXAMPLES / name)]) == 0
     answers = capsys.readouterr().out.splitlines()[1:]
     for puzzle, answer in zip(puzzles, answers, strict=True):
-        judge(puzzle, answer, rows=3, cols=3, x=variant == "x", windows=variant == "windoku")
+        assert_solves(puzzle, answer, variant=variant)
         assert sudoku.solve(puzzle, variant=variant) == answer
         assert sudoku.count(puzzle, variant=variant) == 1             # unique under the variant's rules
         assert sudoku.count(puzzle, limit=2) == 2                      # but not as a plain sudoku
@@ -78,7 +41,7 @@ def test_jigsaw_examples(capsys):
     answers = capsys.readouterr().out.splitlines()[2:]
     for line, answer in zip(lines, answers, strict=True):
         puzzle, regions = line.split(",")
-        judge(puzzle, answer, rows=3, cols=3, regions=regions)
+        assert_solves(puzzle, answer, variant=sudoku.jigsaw(regions))
         assert sudoku.solve(puzzle, variant=sudoku.jigsaw(regions)) == answer
         assert sudoku.count(puzzle, variant=sudoku.jigsaw(regions)) == 1
 
@@ -89,7 +52,7 @@ def test_killer_examples(capsys):
     answers = capsys.readouterr().out.splitlines()[2:]
     for line, answer in zip(lines, answers, strict=True):
         puzzle, cages, sums = next(csv.reader([line]))
-        judge(puzzle or "." * 81, answer, rows=3, cols=3, cages=cages, sums=sums)
+        assert_solves(puzzle or "." * 81, answer, variant=sudoku.killer(cages, sums))
         variant = sudoku.killer(cages, sums)
         assert sudoku.solve("." * 81, variant=variant) == answer and sudoku.count("." * 81, variant=variant) == 1
 
@@ -100,13 +63,13 @@ def test_killer_solutions_are_those_of_brute_force():
     grids = [_grid(encode.problem(2), options) for options in encode.problem(2).solutions()]
     assert len(grids) == 288
     kept = set()
+    variant = sudoku.killer(cages, sums)
     for grid in grids:
         try:
-            judge("." * 16, grid, rows=2, cols=2, cages=cages, sums=sums)
+            assert_solves("." * 16, grid, variant=variant)
         except AssertionError:
             continue
         kept.add(grid)
-    variant = sudoku.killer(cages, sums)
     found = {_grid(encode.problem(2, variant), options) for options in encode.problem(2, variant).solutions()}
     assert found == kept and len(kept) == sudoku.count("." * 16, variant=variant) == 2
 
@@ -126,10 +89,10 @@ def test_rectangular_boxes_solve_by_the_rules(seed, box):
     size = rows * cols
     rng = np.random.default_rng(seed)
     full = sudoku.solve("." * size * size, box=box)
-    judge("." * size * size, full, rows=rows, cols=cols)
+    assert_solves("." * size * size, full, box=f"{rows}x{cols}")
     puzzle = "".join(ch if rng.random() < 0.4 else "." for ch in full)
     answer = sudoku.solve(puzzle, box=box)
-    judge(puzzle, answer, rows=rows, cols=cols)
+    assert_solves(puzzle, answer, box=f"{rows}x{cols}")
     assert sudoku.count(puzzle, box=box, limit=3) >= 1
 
 
@@ -138,13 +101,13 @@ def test_sizes_read_from_the_length_and_boxes_given(capsys):
         puzzles = puzzle_lines(name)
         assert main(["solve", str(EXAMPLES / name)]) == 0
         for puzzle, answer in zip(puzzles, capsys.readouterr().out.splitlines()[1:], strict=True):
-            judge(puzzle, answer, rows=rows, cols=cols)
+            assert_solves(puzzle, answer, box=f"{rows}x{cols}")
             assert sudoku.is_unique(puzzle)
     six = puzzle_lines("6x6.txt")[0]
     assert main(["solve", "--box", "3x2", six]) in (0, 1)       # other boxes: another puzzle
     out = capsys.readouterr().out.strip()
     if not out.startswith("#"):
-        judge(six, out, rows=3, cols=2)
+        assert_solves(six, out, box="3x2")
     assert main(["solve", "--box", "3x3", six]) == 1
     assert "boxes of 3x3 make a 9x9 grid, not 6x6" in capsys.readouterr().err
 
@@ -156,7 +119,7 @@ def test_grids_over_several_lines_of_any_size(tmp_path, capsys):
     assert main(["solve", str(path)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out == [sudoku.solve(six), "", sudoku.solve(six)]          # one answer a grid
-    judge(six, out[0], rows=2, cols=3)
+    assert_solves(six, out[0], box="2x3")
     assert main(["solve", str(path), "--box", "2x3"]) == 0
     assert capsys.readouterr().out.splitlines()[0] == out[0]
 
@@ -166,7 +129,7 @@ def test_symbols_read_and_written(capsys):
     puzzle = text.split("\n", 1)[1]
     assert main(["solve", "--symbols", "0-F", str(EXAMPLES / "hex16.txt")]) == 0
     answer = capsys.readouterr().out.splitlines()[1]
-    judge(puzzle, answer, rows=4, cols=4, symbols="0123456789ABCDEF")
+    assert_solves(puzzle, answer, symbols="0123456789ABCDEF")
     assert sudoku.solve(puzzle, symbols="0-F") == answer
     assert main(["solve", str(EXAMPLES / "hex16.txt")]) == 1                  # 0 and . together: which is 0?
     assert "both '0' and '.' in a 16x16 puzzle: is 0 a blank or a value?" in capsys.readouterr().err
@@ -218,3 +181,25 @@ def test_solve_array_takes_rectangular_boxes():
         flipped = sudoku.solve_array(parse(puzzle)[None, :], box="3x2", limit=2)
         result = next(sudoku.solve_all([puzzle], box="3x2", limit=2))
         assert of_code(int(flipped.status[0])) == result.status and int(flipped.counts[0]) == result.count
+
+
+def test_the_judge_refuses_what_breaks_each_rule():
+    plain = sudoku.solve("." * 81)
+    assert_solves("." * 81, plain)
+    swapped = plain[1] + plain[0] + plain[2:]                  # rows kept, two columns broken
+    with pytest.raises(AssertionError, match="column"):
+        assert_solves("." * 81, swapped)
+    with pytest.raises(AssertionError, match="a given changed"):
+        assert_solves(("2" if plain[0] != "2" else "3") + "." * 80, plain)
+    with pytest.raises(AssertionError, match="diagonal"):
+        assert_solves("." * 81, plain, variant="x")
+    with pytest.raises(AssertionError, match="window"):
+        assert_solves("." * 81, plain, variant="windoku")
+    with pytest.raises(AssertionError, match="box"):
+        assert_solves("." * 36, sudoku.solve("." * 36, box="3x2"), box="2x3")
+    stripes = sudoku.jigsaw("".join(str((r + c) % 9) for r in range(9) for c in range(9)))
+    with pytest.raises(AssertionError, match="region"):
+        assert_solves("." * 81, plain, variant=stripes)
+    wrong_sum = sudoku.killer("aa" + "." * 79, f"a={int(plain[0]) + int(plain[1]) + 1}")
+    with pytest.raises(AssertionError, match="cage"):
+        assert_solves("." * 81, plain, variant=wrong_sum)

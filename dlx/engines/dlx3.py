@@ -182,9 +182,9 @@ def reactivate(c, L):
 
 
 @njit(cache=True, nogil=True)
-def cover(c, L):
+def cover(c, DL):
     """Deactivate item ``c`` and hide every option in its list; returns the updates."""
-    llink, rlink, length, top, ulink, dlink, _ = L.links
+    llink, rlink, length, top, ulink, dlink, _ = DL
     l = llink[c]
     r = rlink[c]
     rlink[l] = r
@@ -198,25 +198,25 @@ def cover(c, L):
 
 
 @njit(cache=True, nogil=True)
-def uncover(c, L, react):
+def uncover(c, DL, react):
     """Undo :func:`cover` (``c``), bottom to top; ``react``: reactivate the item too."""
-    top, ulink, dlink, length = L.links.top, L.links.ulink, L.links.dlink, L.links.length
+    top, ulink, dlink, length = DL.top, DL.ulink, DL.dlink, DL.length
     rr = ulink[c]
     while rr != c:
         unhide(rr, top, ulink, dlink, length)
         rr = ulink[rr]
     if react:
-        llink, rlink = L.links.llink, L.links.rlink
+        llink, rlink = DL.llink, DL.rlink
         rlink[llink[c]] = c
         llink[rlink[c]] = c
 
 
 @njit(cache=True, nogil=True)
-def purify(p, L, counts):
+def purify(p, DL, colour, counts):
     """Give node ``p``'s secondary item the colour of ``p``: hide every option that wants another
     colour (or none) there, and cleanse those that want the same one. Counts go to ``counts``
     (updates, cleansings)."""
-    colour, dlink, top, ulink, length = L.colour, L.links.dlink, L.links.top, L.links.ulink, L.links.length
+    dlink, top, ulink, length = DL.dlink, DL.top, DL.ulink, DL.length
     cc = top[p]
     x = colour[p]
     counts[1] += 1
@@ -231,9 +231,9 @@ def purify(p, L, counts):
 
 
 @njit(cache=True, nogil=True)
-def unpurify(p, L):
+def unpurify(p, DL):
     """Undo :func:`purify` (``p``), bottom to top."""
-    ulink, top, dlink, length = L.links.ulink, L.links.top, L.links.dlink, L.links.length
+    ulink, top, dlink, length = DL.ulink, DL.top, DL.dlink, DL.length
     cc = top[p]
     rr = ulink[cc]
     while rr != cc:
@@ -245,10 +245,10 @@ def unpurify(p, L):
 
 
 @njit(cache=True, nogil=True)
-def tweak(n, L, block):
+def tweak(n, DL, block):
     """Take option node ``n`` (the top of its item's list) off that list; with ``block``, hide the
     rest of its option too (without, the item is covered already). Returns the updates."""
-    top, ulink, dlink, length = L.links.top, L.links.ulink, L.links.dlink, L.links.length
+    top, ulink, dlink, length = DL.top, DL.ulink, DL.dlink, DL.length
     updates = 0
     nn = n + ONE if block else n
     while True:
@@ -270,11 +270,11 @@ def tweak(n, L, block):
 
 
 @njit(cache=True, nogil=True)
-def untweak(c, x, L, unblock):
+def untweak(c, x, DL, unblock):
     """Put back the options tweaked off item ``c``'s list since ``x`` was its top; with ``unblock``,
     unhide them too (without, ``c`` is covered and the caller uncovers it, so that this stays a
     leaf, see :mod:`.base`)."""
-    ulink, dlink, top, length = L.links.ulink, L.links.dlink, L.links.top, L.links.length
+    ulink, dlink, top, length = DL.ulink, DL.dlink, DL.top, DL.length
     z = dlink[c]
     dlink[c] = x
     rr = x
@@ -289,7 +289,7 @@ def untweak(c, x, L, unblock):
         qq = rr
         rr = dlink[rr]
     ulink[rr] = qq
-    L.links.length[c] += k
+    DL.length[c] += k
 
 
 @njit(cache=True, nogil=True)
@@ -302,12 +302,12 @@ def commit(p, L, counts):
     if cc <= L.links.n1:
         bound[cc] -= 1
         if bound[cc] == 0:
-            counts[0] += cover(cc, L)
+            counts[0] += cover(cc, L.links)
     elif cc < CLEANSED:
         if colour[p] == 0:
-            counts[0] += cover(cc, L)
+            counts[0] += cover(cc, L.links)
         else:
-            purify(p, L, counts)
+            purify(p, L.links, L.colour, counts)
 
 
 @njit(cache=True, nogil=True)
@@ -316,14 +316,14 @@ def uncommit(p, L):
     cc = L.links.top[p]
     if cc <= L.links.n1:
         if L.bound[cc] == 0:
-            uncover(cc, L, True)
+            uncover(cc, L.links, True)
         L.bound[cc] += 1
     elif cc >= CLEANSED:
         pass
     elif L.colour[p] == 0:
-        uncover(cc, L, True)
+        uncover(cc, L.links, True)
     else:
-        unpurify(p, L)
+        unpurify(p, L.links)
 
 
 @njit(cache=True, nogil=True)
@@ -344,12 +344,12 @@ def restore_item(best, first, L):
     """BACKUP's step: put the chosen item ``best`` of a level back as it was before the level
     (``first``: the level's first tweaked node, 0 when the item was simply covered)."""
     if first == 0:
-        uncover(best, L, True)
+        uncover(best, L.links, True)
     else:
         unblock = L.bound[best] != 0
-        untweak(best, first, L, unblock)
+        untweak(best, first, L.links, unblock)
         if not unblock:
-            uncover(best, L, False)
+            uncover(best, L.links, False)
     L.bound[best] += 1
 
 
@@ -416,7 +416,8 @@ def search(L, choice, first_tweak, state, want, max_nodes, work, out, ends):
     option (or null move, an item's header) is in ``choice``; the options before it on a tweaked
     list are tweaked away first, as trying them would have left them, without counting.
     """
-    llink, rlink, length, top, ulink, dlink, n1 = L.links
+    DL = L.links          # DLX1's links, handed to the leaves whole
+    llink, rlink, length, top, ulink, dlink, n1 = DL
     colour, bound, slack, dead_end_update = L.colour, L.bound, L.slack, L.dead_end_update
     if not resumable(state):
         return 0
@@ -453,11 +454,11 @@ def search(L, choice, first_tweak, state, want, max_nodes, work, out, ends):
                 first_tweak[level] = ZERO
                 bound[best] -= 1
                 if bound[best] == 0 and slack[best] == 0:
-                    cover(best, L)
+                    cover(best, DL)
                 else:
                     first_tweak[level] = cur
                     if bound[best] == 0:
-                        cover(best, L)
+                        cover(best, DL)
                 step = ADVANCE
                 continue
             if nodes >= max_nodes:
@@ -508,11 +509,11 @@ def search(L, choice, first_tweak, state, want, max_nodes, work, out, ends):
             first_tweak[level] = ZERO
             bound[best] -= 1
             if bound[best] == 0 and slack[best] == 0:
-                counts[0] += cover(best, L)
+                counts[0] += cover(best, DL)
             else:
                 first_tweak[level] = cur
                 if bound[best] == 0:
-                    counts[0] += cover(best, L)
+                    counts[0] += cover(best, DL)
             step = ADVANCE
         elif step == ADVANCE:
             # a try counts only where it opens a level this run owns (not a forced one); the
@@ -530,11 +531,11 @@ def search(L, choice, first_tweak, state, want, max_nodes, work, out, ends):
                 if cur == best:     # the forced move is not on the list: nothing lies below it
                     step = BACKUP
                     continue
-                tweak(cur, L, bound[best] != 0)     # passing an option to the forced one: uncounted
+                tweak(cur, DL, bound[best] != 0)     # passing an option to the forced one: uncounted
                 cur = dlink[cur]
                 continue
             elif cur != best:
-                done = tweak(cur, L, bound[best] != 0)
+                done = tweak(cur, DL, bound[best] != 0)
                 if owned:
                     counts[0] += done
             elif bound[best] != 0:
@@ -554,12 +555,12 @@ def search(L, choice, first_tweak, state, want, max_nodes, work, out, ends):
                     if cc <= n1:
                         bound[cc] -= 1
                         if bound[cc] == 0:
-                            counts[0] += cover(cc, L)
+                            counts[0] += cover(cc, DL)
                     elif cc < CLEANSED:
                         if colour[p] == 0:
-                            counts[0] += cover(cc, L)
+                            counts[0] += cover(cc, DL)
                         else:
-                            purify(p, L, counts)
+                            purify(p, DL, colour, counts)
                     p += ONE
                 if not owned:
                     counts[0], counts[1] = before, cleansed
@@ -568,12 +569,12 @@ def search(L, choice, first_tweak, state, want, max_nodes, work, out, ends):
         elif step == BACKUP:
             first = first_tweak[level]     # restore_item(best, first), spelled out
             if first == ZERO:
-                uncover(best, L, True)
+                uncover(best, DL, True)
             elif bound[best] != 0:
-                untweak(best, first, L, True)
+                untweak(best, first, DL, True)
             else:
-                untweak(best, first, L, False)
-                uncover(best, L, False)
+                untweak(best, first, DL, False)
+                uncover(best, DL, False)
             bound[best] += 1
             step = BACKDOWN
         else:  # BACKDOWN
@@ -597,13 +598,13 @@ def search(L, choice, first_tweak, state, want, max_nodes, work, out, ends):
                     continue
                 if cc <= n1:
                     if bound[cc] == 0:
-                        uncover(cc, L, True)
+                        uncover(cc, DL, True)
                     bound[cc] += 1
                 elif cc < CLEANSED:
                     if colour[p] == 0:
-                        uncover(cc, L, True)
+                        uncover(cc, DL, True)
                     else:
-                        unpurify(p, L)
+                        unpurify(p, DL)
                 p -= ONE
             cur = dlink[cur]
             choice[level] = cur
