@@ -32,7 +32,7 @@ from dlx.commands import Version, compile_notice, exit_now, progress_bar, whole_
 from . import encode, explainer, files, transform, variants
 from .files import ColumnError, Entry
 from .generator import TRIES, generate
-from .grid import PuzzleError, Shape, expand_symbols, parse_box, pretty, to_text
+from .grid import PuzzleError, Shape, draw, expand_symbols, parse_box, pretty, to_text
 from .output import FORMATS, KEPT, Answer, Writer
 from .pipeline import CHUNK, map_chunks
 from .rating import LEVELS, Rating, rate_all
@@ -335,6 +335,7 @@ class _Solutions:
 
     def __init__(self, job: _Job, tally: Tally) -> None:
         self.job, self.tally = job, tally
+        self.shapes: dict[tuple[int, variants.Variant | None], Shape] = {}
         # the common case, a solution per line, has a path of its own (the batch path's speed)
         self.plain = not job.args.unique and job.format in (None, "line")
 
@@ -387,13 +388,19 @@ class _Solutions:
         line = result.solution
         if status in ("not unique", MAX_NODES):
             line = f"# {'not unique' if status == 'not unique' else 'not proven unique'}: {line}"
-        job = self.job
-        rules = _rules(job, entry)
-        boxes = rules is None or rules.boxes
         grid = None
-        if job.format == "pretty" and status == SOLVED:
-            grid = pretty(result.solution, box=job.box, symbols=job.symbols, boxes=boxes)
+        if self.job.format == "pretty" and status == SOLVED:
+            grid = draw(result.solution, self.shape(entry, len(result.solution)))
         return Answer(status, {self.column: result.solution}, line, grid, nodes=result.nodes)
+
+    def shape(self, entry: Entry, cells: int) -> Shape:
+        """The Shape of an entry's grid, derived once per size and rules of a run."""
+        rules = _rules(self.job, entry)
+        found = self.shapes.get((cells, rules))
+        if found is None:
+            box = self.job.box
+            found = self.shapes[(cells, rules)] = Shape.of(cells, box) if rules is None else rules.shape(cells, box)
+        return found
 
     def alone(self, entry: Entry) -> Result:
         raise AssertionError("solve never splits a puzzle")

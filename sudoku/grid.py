@@ -351,16 +351,28 @@ def pretty(puzzle: Puzzle, *, box: Box = None, symbols: str | None = None, boxes
     . . | . 2
     """
     values = puzzle if isinstance(puzzle, np.ndarray) else parse(puzzle, box=box, symbols=symbols, boxes=boxes)
-    shape = Shape.of(values.size, box, boxes=boxes)
+    return draw(to_text(values, symbols), Shape.of(values.size, box, boxes=boxes))
+
+
+def draw(line: str, shape: Shape) -> str:
+    """A grid of ``shape`` as :func:`pretty` draws it, from its one-line text (one symbol per cell,
+    as :func:`to_text` and the solvers write it): laid out as it is, nothing parsed again.
+
+    >>> print(draw("1234341221434321", Shape.of(16)))
+    1 2 | 3 4
+    3 4 | 1 2
+    ----+----
+    2 1 | 4 3
+    4 3 | 2 1
+    """
     size = shape.size
     rows, cols = (shape.rows, shape.cols) if shape.boxes else (size, size)   # regions: no bars
-    text = to_text(values, symbols)
     bar = "-+-".join(["-" * (2 * cols - 1)] * (size // cols))
     lines = []
     for r in range(size):
         if r and r % rows == 0:
             lines.append(bar)
-        row = text[r * size:(r + 1) * size]
+        row = line[r * size:(r + 1) * size]
         lines.append(" | ".join(" ".join(row[b * cols:(b + 1) * cols]) for b in range(size // cols)))
     return "\n".join(lines)
 

