@@ -252,6 +252,17 @@ def parse(puzzle: Puzzle, *, box: Box = None, symbols: str | None = None, boxes:
     ...
     sudoku.grid.PuzzleError: wrong length: 3 cells; a puzzle has N*N (16 for 4x4, 36 for 6x6, ...)
     """
+    return parse_shaped(puzzle, box=box, symbols=symbols, boxes=boxes)[0]
+
+
+def parse_shaped(puzzle: Puzzle, *, box: Box = None, symbols: str | None = None,
+                 boxes: bool = True) -> tuple[np.ndarray, Shape]:
+    """:func:`parse`, and the puzzle's :class:`Shape`, derived once as it is read, to travel with
+    the values (the solvers group and solve by it).
+
+    >>> parse_shaped("1...|..3.|.4..|...2")[1]
+    Shape(size=4, rows=2, cols=2)
+    """
     if isinstance(puzzle, str):
         return _parse_text(puzzle, box, symbols, boxes)
     if isinstance(puzzle, (list, tuple)) and puzzle and all(isinstance(row, str) for row in puzzle):
@@ -259,11 +270,12 @@ def parse(puzzle: Puzzle, *, box: Box = None, symbols: str | None = None, boxes:
     return _parse_values(puzzle, box, boxes)
 
 
-def _parse_text(text: str, box: Box, symbols: str | None, boxes: bool) -> np.ndarray:
+def _parse_text(text: str, box: Box, symbols: str | None, boxes: bool) -> tuple[np.ndarray, Shape]:
     cells = IGNORED.sub("", text)
     if "\0" in cells:
         raise PuzzleError(NUL_LINE)
-    size = Shape.of(len(cells), box, boxes=boxes).size
+    shape = Shape.of(len(cells), box, boxes=boxes)
+    size = shape.size
     value, chars = symbol_table(symbols, size)
     if symbols is None and size > 9 and "0" in cells and "." in cells:
         raise PuzzleError(f"both '0' and '.' in a {size}x{size} puzzle: is 0 a blank or a value? Say "
@@ -275,10 +287,10 @@ def _parse_text(text: str, box: Box, symbols: str | None, boxes: bool) -> np.nda
             raise PuzzleError(f"bad character {ch!r} at position {k + 1} (row {k // size + 1}, "
                               f"column {k % size + 1})")
         values[k] = v
-    return values
+    return values, shape
 
 
-def _parse_values(puzzle: Puzzle, box: Box, boxes: bool) -> np.ndarray:
+def _parse_values(puzzle: Puzzle, box: Box, boxes: bool) -> tuple[np.ndarray, Shape]:
     try:
         a = np.asarray(puzzle)
     except ValueError as e:     # ragged lists
@@ -292,13 +304,14 @@ def _parse_values(puzzle: Puzzle, box: Box, boxes: bool) -> np.ndarray:
     if a.ndim not in (1, 2) or side * side != flat.size or not 4 <= side <= MAX_SIZE:
         raise PuzzleError(f"wrong shape {a.shape}: a puzzle is N x N with boxes (4x4, 6x6, 9x9, 16x16, ...; "
                           "as rows, or all values in one list)")
-    size = Shape.of(flat.size, box, boxes=boxes).size
+    shape = Shape.of(flat.size, box, boxes=boxes)
+    size = shape.size
     bad = np.flatnonzero((flat < 0) | (flat > size))
     if bad.size:
         k = int(bad[0])
         raise PuzzleError(f"value {flat[k]} at row {k // size + 1}, column {k % size + 1} "
                           f"is not between 0 and {size}")
-    return flat.astype(np.uint8)
+    return flat.astype(np.uint8), shape
 
 
 def clashes(values: np.ndarray, box: Box = None, symbols: str | None = None, *, boxes: bool = True) -> str | None:

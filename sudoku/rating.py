@@ -26,7 +26,7 @@ from dlx.checks import whole
 from dlx.status import INVALID
 
 from . import encode, transform, variants
-from .grid import Box, Puzzle, PuzzleError, Shape, clashes, parse
+from .grid import Box, Puzzle, PuzzleError, Shape, clashes, parse_shaped
 from .pipeline import map_chunks
 from .variants import Variant, VariantLike
 
@@ -88,8 +88,9 @@ def rate_all(puzzles: Iterable, *, seed: int = 0, jobs: int | None = 1, box: Box
         for k, (p, rules) in enumerate(chunk):
             try:
                 boxes = rules is None or rules.boxes
-                values = parse(p, box=box, symbols=symbols, boxes=boxes)
-                shape = Shape.of(values.size, box, boxes=boxes) if rules is None else rules.shape(values.size, box)
+                values, shape = parse_shaped(p, box=box, symbols=symbols, boxes=boxes)
+                if rules is not None:
+                    rules.accept(shape)
             except PuzzleError as e:
                 out[k] = e
                 continue

@@ -19,7 +19,7 @@ from dlx import checks, parallel, status
 from dlx.checks import UNLIMITED, check_count
 
 from . import encode, variants
-from .grid import Box, Puzzle, PuzzleError, Shape, clashes, parse, parse_lines81, texts
+from .grid import Box, Puzzle, PuzzleError, Shape, clashes, parse_lines81, parse_shaped, texts
 from .pipeline import map_chunks
 from .variants import Variant, VariantLike
 
@@ -338,8 +338,9 @@ def solve_chunk(puzzles: list, limit: int = 1, *, stop: threading.Event | None =
         if values[k] is None:
             try:
                 rules = variant if variants_each is None else variants_each[k]
-                values[k] = parse(p, box=box, symbols=symbols, boxes=rules is None or rules.boxes)
-                shapes[k] = Shape.of(values[k].size, box) if rules is None else rules.shape(values[k].size, box)
+                values[k], shapes[k] = parse_shaped(p, box=box, symbols=symbols, boxes=rules is None or rules.boxes)
+                if rules is not None:
+                    rules.accept(shapes[k])
             except PuzzleError as e:
                 if strict:
                     raise

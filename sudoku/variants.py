@@ -26,7 +26,7 @@ import numpy as np
 
 from dlx.checks import whole
 
-from .grid import IGNORED, Box, Puzzle, PuzzleError, Shape, clashes, parse, twice_in
+from .grid import IGNORED, Box, Puzzle, PuzzleError, Shape, clashes, parse_shaped, twice_in
 
 _UNIT_WORDS = {"d": "diagonal", "w": "window"}
 
@@ -109,7 +109,12 @@ class Variant:
         """The shape of a puzzle of ``cells`` cells under these rules (a PuzzleError when it does
         not fit them: another layout's size, windows without square boxes)."""
         self.fits(cells)
-        shape = Shape.of(cells, box, boxes=self.boxes)
+        return self.accept(Shape.of(cells, box, boxes=self.boxes))
+
+    def accept(self, shape: Shape) -> Shape:
+        """``shape`` (read with ``boxes=self.boxes``), or a PuzzleError when it does not fit these
+        rules (another layout's size, windows without square boxes)."""
+        self.fits(shape.cells)
         if self.windows:
             self.units(shape)                  # windows need square boxes
         return shape
@@ -182,8 +187,9 @@ def read(puzzle: Puzzle, *, box: Box = None, symbols: str | None = None,
     clash."""
     rules = named(variant)
     boxes = rules is None or rules.boxes
-    values = parse(puzzle, box=box, symbols=symbols, boxes=boxes)
-    shape = Shape.of(values.size, box) if rules is None else rules.shape(values.size, box)
+    values, shape = parse_shaped(puzzle, box=box, symbols=symbols, boxes=boxes)
+    if rules is not None:
+        rules.accept(shape)
     why = clashes(values, shape, symbols, boxes=boxes) or (rules.clash(values, symbols, shape) if rules else None)
     if why:
         raise PuzzleError(why)
