@@ -164,3 +164,35 @@ def batches(draw, problems=None):
     sizes = sizes or [len(options)]
     rows = draw(st.lists(st.tuples(*(st.integers(0, s) for s in sizes)), min_size=1, max_size=5))
     return primary, secondary, options, sizes, rows, draw(st.integers(1, 4))
+
+
+def components(edges: dict) -> list[list]:
+    """The strongly connected components of a directed graph (``edges[v]``: the nodes ``v`` points
+    to), each as a list of its nodes (Tarjan). Shared by the import-graph and kernel-loop tests."""
+    index: dict = {}
+    low: dict = {}
+    stack: list = []
+    found: list[list] = []
+
+    def visit(v) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in sorted(edges[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                component.append(w)
+                if w == v:
+                    break
+            found.append(component)
+
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    return found

@@ -4,7 +4,7 @@ be read, and loaded, after the ones it uses."""
 import ast
 from pathlib import Path
 
-from support import ROOT
+from support import ROOT, components
 
 PACKAGES = ("dlx", "sudoku")
 
@@ -61,32 +61,8 @@ def graph() -> dict[str, set[str]]:
 
 
 def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
-    """The strongly connected components of more than one module (Tarjan)."""
-    index, low, stack, found = {}, {}, [], []
-
-    def visit(v):
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        for w in sorted(edges[v]):
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in stack:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            component = []
-            while True:
-                w = stack.pop()
-                component.append(w)
-                if w == v:
-                    break
-            if len(component) > 1:
-                found.append(sorted(component))
-
-    for v in sorted(edges):
-        if v not in index:
-            visit(v)
-    return found
+    """The strongly connected components of more than one module."""
+    return [sorted(c) for c in components(edges) if len(c) > 1]
 
 
 def test_the_cycle_finder_finds_a_circle_and_not_a_line():

@@ -6,6 +6,7 @@ import re
 
 import pytest
 from numba import njit
+from support import components
 
 from dlx import engines, problems
 
@@ -49,36 +50,9 @@ def counts_references(text: str) -> bool:
 
 
 def on_cycles(blocks: dict[str, str]) -> set[str]:
-    """The blocks that can reach themselves (Tarjan's strongly connected components)."""
+    """The blocks that can reach themselves (a component of several, or a block that jumps to itself)."""
     edges = {b: [t for t in re.findall(r"label %([\w.\-]+)", text) if t in blocks] for b, text in blocks.items()}
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    cyclic: set[str] = set()
-
-    def visit(v: str) -> None:
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        for w in edges[v]:
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in stack:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            component = []
-            while True:
-                w = stack.pop()
-                component.append(w)
-                if w == v:
-                    break
-            if len(component) > 1 or v in edges[v]:
-                cyclic.update(component)
-
-    for v in blocks:
-        if v not in index:
-            visit(v)
-    return cyclic
+    return {v for c in components(edges) if len(c) > 1 or c[0] in edges[c[0]] for v in c}
 
 
 def test_the_cycle_finder_sees_a_loop_and_a_straight_line():

@@ -14,7 +14,7 @@ from support import INKALA, small_problems
 
 import dlx
 import sudoku
-from dlx import Batch, ExactCover, SearchStats, Status, problems
+from dlx import Batch, ExactCover, SearchStats, Status, parallel, problems
 from dlx.engines import cells, dlx1
 from dlx.engines.base import NODES, PHASE
 
@@ -279,3 +279,15 @@ def test_batch_after_a_stop_counts_in_full(engine):
     assert whole.statuses() == ["solved"] * 3 and whole.counts[0] == 73_712
     by_column = [sum(1 for s in queens.solutions() if s[0] == c) for c in (0, 1)]   # row 0's queen
     assert whole.counts[1:].tolist() == by_column
+
+
+def test_a_seeded_copys_structures_pickle_and_search_alike():
+    # a seeded search on Dask scatters the reordered structures: only the options travel
+    q = problems.queens(6)
+    seeded, order, _ = q.structures.seeded(3)
+    assert seeded.prepared("dlx") is not None
+    back = pickle.loads(pickle.dumps(seeded))
+    assert back.built() == [] and back.options.n_options == q.n_options
+    runs = [parallel.run(s, jobs=1, engine="dlx", collect=True) for s in (seeded, back)]
+    assert runs[0].solutions == runs[1].solutions and len(runs[0].solutions) == 4
+    assert runs[0].stats.nodes == runs[1].stats.nodes

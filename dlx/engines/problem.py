@@ -49,6 +49,14 @@ class Structures:
         self._local = threading.local()
         self._seeded: OrderedDict[int, tuple[Structures, np.ndarray, np.ndarray]] = OrderedDict()
 
+    def __getstate__(self) -> Options:
+        """Only the options travel (a seeded copy is scattered to Dask's workers); the caches are
+        built again where they are used."""
+        return self.options
+
+    def __setstate__(self, options: Options) -> None:
+        self.__init__(options)  # type: ignore[misc]
+
     @property
     def engine_input(self) -> Options:
         """The options (so that a seeded copy's structures are a :class:`Problem` too)."""
