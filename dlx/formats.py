@@ -11,7 +11,9 @@ line (``lo:hi|item``, or ``hi|item`` for ``hi:hi``), so that it must be covered 
 option without a primary item is skipped with a warning that names its line (it keeps its number,
 so solutions still count it); so is an empty option, which has no line of its own: ``write_dlx``
 writes it as the comment ``EMPTY_OPTION``, which ``read_dlx`` counts (Knuth's programs skip it, as
-they skip every option without a primary item). A UTF-8 byte-order mark at the start is skipped.
+they skip every option without a primary item). DLX5 gives an option a cost: ``|n`` after any of
+its items (a whole number, digits only, right after the ``|``; several add up), read into the
+problem's ``costs``; an option without one costs 0. A UTF-8 byte-order mark at the start is skipped.
 """
 from __future__ import annotations
 
@@ -26,7 +28,16 @@ import threading
 from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
-from .model import ExactCover, ProblemError, check_bounds, declare_items, encode_option, first_repeat, warn_unusable
+from .model import (
+    ExactCover,
+    ProblemError,
+    check_bounds,
+    declare_items,
+    encode_option,
+    first_repeat,
+    option_costs,
+    warn_unusable,
+)
 
 
 def read_dlx(source: str | bytes | os.PathLike | IO) -> ExactCover:
@@ -103,16 +114,16 @@ def _numbered_lines(lines: Iterable[str | bytes], name: str) -> Iterator[tuple[i
 
 
 def _content(numbered: Iterator[tuple[int, str]]) -> Iterator[tuple[int, list[str]]]:
-    """(line number, tokens) of every line that is neither blank nor a comment; no tokens for an
-    ``EMPTY_OPTION`` after the item line."""
+    """(line number, tokens) of every line that is neither blank nor a comment; no tokens (but a
+    cost, if it has one) for an ``EMPTY_OPTION`` after the item line."""
     items_seen = False
     for number, line in numbered:
         tokens = line.split()
         if tokens and not tokens[0].startswith("|"):
             items_seen = True
             yield number, tokens
-        elif items_seen and line.strip() == EMPTY_OPTION:
-            yield number, []
+        elif items_seen and line.strip().startswith(EMPTY_OPTION) and line.split()[:3] == EMPTY_OPTION.split():
+            yield number, tokens[3:]
 
 
 def _parse(numbered: Iterator[tuple[int, str]], name: str) -> ExactCover:
@@ -127,9 +138,15 @@ def _parse(numbered: Iterator[tuple[int, str]], name: str) -> ExactCover:
     index = {item: i for i, item in enumerate(items)}
     n_primary = len(primary)
     palette: dict[str, int] = {}
-    start, ids, colours, unusable = [0], [], [], []
+    start, ids, colours, unusable, costs = [0], [], [], [], []
+    priced = False
     for number, tokens in lines:
         where = f"{name}, line {number}"
+        prices = [token for token in tokens if token.startswith("|")]
+        if prices:
+            priced = True
+            tokens = [token for token in tokens if not token.startswith("|")]
+        costs.append(sum(_cost(token, where, number) for token in prices))
         entries = [_entry(token, palette, where, number) for token in tokens]
         option_ids, option_colours = encode_option(entries, index, n_primary, where, number) if entries else ([], [])
         if not option_ids or min(option_ids) >= n_primary:
@@ -140,7 +157,16 @@ def _parse(numbered: Iterator[tuple[int, str]], name: str) -> ExactCover:
     if unusable:
         warn_unusable([f"{name}, {unusable[0]}", *unusable[1:]])
     return ExactCover._from_ids(items, n_primary, start, ids, colours if palette else None,
-                                None if all(b == (1, 1) for b in bounds) else bounds, tuple(palette))
+                                None if all(b == (1, 1) for b in bounds) else bounds, tuple(palette),
+                                option_costs(costs, len(costs), where) if priced else None)
+
+
+def _cost(token: str, where: str, line: int) -> int:
+    """The cost ``|n`` of an option (DLX5): digits right after the bar."""
+    digits = token[1:]
+    if not digits.isascii() or not digits.isdigit():
+        raise ProblemError(f"{where}: {token!r} is not a cost (|n, a whole number right after the '|')", line=line)
+    return int(digits)
 
 
 def _entry(token: str, palette: dict[str, int], where: str, line: int) -> tuple[str, int]:
@@ -271,6 +297,7 @@ def _dlx_text(problem: ExactCover) -> str:
              " ".join(primary + (["|", *secondary] if secondary else [])) + "\n"]
     start, ids = problem.option_start, problem.option_items
     painted = problem.option_colours
+    costs = problem.option_costs
     for k in range(problem.n_options):
         option = ids[start[k]:start[k + 1]]
         if painted is None:
@@ -278,7 +305,10 @@ def _dlx_text(problem: ExactCover) -> str:
         else:
             text = " ".join(names[i] if c == 0 else f"{names[i]}:{colours[c - 1]}"
                             for i, c in zip(option.tolist(), painted[start[k]:start[k + 1]].tolist()))
-        lines.append((text or EMPTY_OPTION) + "\n")
+        text = text or EMPTY_OPTION
+        if costs is not None:
+            text += f" |{costs[k]}"
+        lines.append(text + "\n")
     return "".join(lines)
 
 

@@ -16,6 +16,7 @@ from . import engines
 
 if TYPE_CHECKING:
     from . import parallel
+    from .cheapest import Cheapest, Priced
     from .zdd import ZDD
 from .checks import whole
 from .engines.problem import Structures, reorder, seeding
@@ -55,7 +56,8 @@ class ExactCover:
     breaks ties when the search chooses an item) is ``primary`` when given, else the order of first
     appearance in the options. ``bounds`` maps a primary item to ``(lo, hi)`` (or ``k`` for
     ``(k, k)``): it must then be covered between ``lo`` and ``hi`` times (Knuth's DLX3); every other
-    primary item exactly once.
+    primary item exactly once. ``costs`` gives each option a nonnegative whole cost (Knuth's DLX5),
+    for :meth:`cheapest`; the other searches do not read them.
 
     >>> ec = ExactCover([["c", "e"], ["a", "d", "g"], ["b", "c", "f"], ["a", "d", "f"],
     ...                  ["b", "g"], ["d", "e", "g"]])
@@ -91,6 +93,7 @@ class ExactCover:
     option_colours: np.ndarray | None
     colours: tuple[Hashable, ...]
     bounds: np.ndarray | None
+    option_costs: np.ndarray | None
     engine_input: engines.Options
     structures: Structures
 
@@ -101,6 +104,7 @@ class ExactCover:
         primary: Sequence[Hashable] | None = None,
         secondary: Iterable[Hashable] = (),
         bounds: Mapping[Hashable, int | tuple[int, int]] | None = None,
+        costs: Sequence[int] | None = None,
     ) -> None:
         if isinstance(options, (str, bytes)):
             raise ProblemError(f"options must be a list of options, each a list of items; got the "
@@ -129,12 +133,13 @@ class ExactCover:
             start.append(len(ids))
         warn_unusable(unusable)
         self._setup(items, n_primary, start, ids, colours if palette else None,
-                    item_bounds(bounds, index, n_primary), tuple(palette))
+                    item_bounds(bounds, index, n_primary), tuple(palette), option_costs(costs, len(entries)))
 
     @classmethod
-    def from_matrix(cls, m: Any, secondary: int = 0) -> ExactCover:
+    def from_matrix(cls, m: Any, secondary: int = 0, costs: Sequence[int] | None = None) -> ExactCover:
         """A problem from a 0/1 matrix: rows are options, columns are items (named by their
-        numbers), the last ``secondary`` columns secondary.
+        numbers), the last ``secondary`` columns secondary; ``costs``, one per row (see
+        :meth:`cheapest`).
 
         ``m`` is anything numpy makes a 2-D array of, or a scipy.sparse matrix or array in any
         format (it is never made dense). Every column is an item, used or not. A row without a
@@ -172,18 +177,19 @@ class ExactCover:
             has_primary = np.zeros(lengths.size, bool)
             has_primary[owner[np.asarray(ids) < n_primary]] = True
             warn_unusable([f"row {k}" for k in np.flatnonzero(~has_primary).tolist()])
-        return cls._from_ids(range(n_cols), n_primary, start, ids)
+        return cls._from_ids(range(n_cols), n_primary, start, ids,
+                             costs=option_costs(costs, len(start) - 1))
 
     @classmethod
     def _from_ids(cls, items: Sequence[Hashable], n_primary: int, start: Any, ids: Any, colours: Any = None,
-                  bounds: Any = None, colour_values: tuple = ()) -> ExactCover:
+                  bounds: Any = None, colour_values: tuple = (), costs: Any = None) -> ExactCover:
         """Build from already validated item ids (the readers' path)."""
         self = cls.__new__(cls)
-        self._setup(items, n_primary, start, ids, colours, bounds, colour_values)
+        self._setup(items, n_primary, start, ids, colours, bounds, colour_values, costs)
         return self
 
     def _setup(self, items: Any, n_primary: int, start: Any, ids: Any, colours: Any = None, bounds: Any = None,
-               colour_values: Sequence[Hashable] = ()) -> None:
+               colour_values: Sequence[Hashable] = (), costs: Any = None) -> None:
         if n_primary < 1:
             raise ProblemError("no primary items")
         if len(ids) >= _MAX_ENTRIES:
@@ -196,13 +202,16 @@ class ExactCover:
             colours = _frozen(np.asarray(colours, dtype=np.int32))
         if bounds is not None:
             bounds = _frozen(np.asarray(bounds, dtype=np.int32).reshape(n_primary, 2))
+        if costs is not None:
+            costs = _frozen(np.asarray(costs, dtype=np.int64))
         link_start, link_items, link_colours = _usable(start, ids, colours, n_primary)
         searched = engines.Options(_frozen(link_start), _frozen(link_items),
                                    None if link_colours is None else _frozen(link_colours), bounds,
                                    len(items), n_primary)
         fields = {"items": tuple(items), "n_primary": n_primary, "option_start": start,
                   "option_items": ids, "option_colours": colours, "colours": tuple(colour_values),
-                  "bounds": bounds, "engine_input": searched, "structures": Structures(searched)}
+                  "bounds": bounds, "option_costs": costs, "engine_input": searched,
+                  "structures": Structures(searched)}
         for name, value in fields.items():
             object.__setattr__(self, name, value)
 
@@ -212,11 +221,11 @@ class ExactCover:
     def __getstate__(self) -> dict:
         return {"items": self.items, "n_primary": self.n_primary, "option_start": self.option_start,
                 "option_items": self.option_items, "option_colours": self.option_colours,
-                "colours": self.colours, "bounds": self.bounds}
+                "colours": self.colours, "bounds": self.bounds, "option_costs": self.option_costs}
 
     def __setstate__(self, state: dict) -> None:
         self._setup(state["items"], state["n_primary"], state["option_start"], state["option_items"],
-                    state["option_colours"], state["bounds"], state.get("colours", ()))
+                    state["option_colours"], state["bounds"], state.get("colours", ()), state.get("option_costs"))
 
     def prepared(self, engine: str) -> engines.Prepared:
         """The structure of engine ``engine`` (a name) for this problem, built from
@@ -237,8 +246,9 @@ class ExactCover:
         order, item_order = seeding(self.engine_input, whole(seed, "seed"))
         start, ids, colours = reorder(self.option_start, self.option_items, self.option_colours, order, item_order)
         bounds = None if self.bounds is None else self.bounds[item_order[:self.n_primary]]
+        costs = None if self.option_costs is None else self.option_costs[order]
         copy = ExactCover._from_ids([self.items[i] for i in item_order.tolist()], self.n_primary, start, ids,
-                                    colours, bounds, self.colours)
+                                    colours, bounds, self.colours, costs)
         return copy, order, item_order
 
     @property
@@ -413,6 +423,39 @@ class ExactCover:
         from .zdd import ZDD
         return ZDD.of(self.engine_input, max_nodes=max_nodes, max_bytes=max_bytes, jobs=jobs)
 
+    def cheapest(self, k: int = 1, *, max_nodes: int | None = None, jobs: int | None = 1) -> list[Priced]:
+        """The ``k`` cheapest solutions, cheapest first, as ``(cost, options)`` pairs
+        (:class:`dlx.cheapest.Priced`): Knuth's DLX5, minimum-cost exact cover. Each option costs
+        what ``costs`` gave it (0 without); a solution costs its options' sum. Fewer than ``k``
+        when there are fewer solutions; ties in the order DLX5 finds them.
+
+        >>> ec = ExactCover([["a", "b"], ["a"], ["b"], ["b", "c"], ["c"]], costs=[5, 1, 3, 2, 2])
+        >>> ec.cheapest()
+        [Priced(cost=4, options=(1, 3))]
+        >>> ec.cheapest(k=5)
+        [Priced(cost=4, options=(1, 3)), Priced(cost=6, options=(1, 2, 4)), Priced(cost=7, options=(0, 4))]
+        >>> ec.stats.nodes, ec.stats.updates
+        (7, 28)
+
+        The search (:mod:`dlx.engines.dlx5`) branches on the item with the fewest options it can
+        still afford and abandons a partial solution as soon as it costs as much as the ``k``-th
+        best found so far: the figures in ``stats`` are DLX5's, node for node. ``max_nodes`` bounds
+        it (``stats.status`` then says ``"max_nodes"``, and the answer is the best found, not
+        proven); Ctrl-C raises :class:`dlx.cheapest.Interrupted` holding the best found so far.
+        ``jobs`` threads (None: one per core) split the search at its first level, each piece with
+        its own ``k`` best: the same costs, nodes of their own. :meth:`improving` is the run
+        itself, lazily. Colours work with costs; bounds (multiplicities) are refused.
+        """
+        from .cheapest import cheapest
+        return cheapest(self, k, max_nodes=max_nodes, jobs=jobs)
+
+    def improving(self, k: int = 1, *, max_nodes: int | None = None) -> Cheapest:
+        """The run of :meth:`cheapest`, lazily: iterate it for each solution as DLX5 reports it
+        (every one that beats the ``k``-th best so far), pause it with a budget or
+        :meth:`~dlx.cheapest.Cheapest.stop` and resume it (:class:`dlx.cheapest.Cheapest`)."""
+        from .cheapest import Cheapest
+        return Cheapest(self, k, max_nodes=max_nodes)
+
     def _parallel(self, jobs: int | None, client: Any, **how: Any) -> parallel.Result:
         from . import parallel
         return parallel.run(self, jobs=jobs, client=client, **how)
@@ -420,7 +463,19 @@ class ExactCover:
     def __len__(self) -> int:
         return self.n_options
 
-    def is_solution(self, options: Iterable[int]) -> bool:
+    def cost(self, options: Iterable[int]) -> int:
+        """The total cost of the options numbered ``options`` (0 for a problem without costs).
+
+        >>> ExactCover([["a"], ["b"], ["a", "b"]], costs=[2, 3, 4]).cost([0, 1])
+        5
+        """
+        chosen = [whole(k, "an option number") for k in options]
+        for k in chosen:
+            if k >= self.n_options:
+                raise ValueError(f"option {k} out of range (the problem has {self.n_options} options)")
+        return 0 if self.option_costs is None else int(self.option_costs[chosen].sum())
+
+    def is_solution(self, options: Iterable[int], cost: int | None = None) -> bool:
         """Whether the options numbered ``options`` (in any order) are a solution: every primary
         item covered exactly once (or within its bounds), every secondary item at most once or
         only by entries of one colour, no option twice, and none without a primary item (such an
@@ -432,9 +487,14 @@ class ExactCover:
         >>> ec.is_solution([0]), ec.is_solution([1, 2]), ec.is_solution([1, 3]), ec.is_solution([0, 3])
         (True, True, True, False)
 
+        With ``cost``, the options must also cost exactly that in all (:meth:`cost`), as a solution
+        that :meth:`cheapest` reports does.
+
         A number that is no option's is a ValueError. Cost: linear in the entries of ``options``.
         """
         chosen = [whole(k, "an option number") for k in options]
+        if cost is not None and self.cost(chosen) != cost:
+            return False
         for k in chosen:
             if k >= self.n_options:
                 raise ValueError(f"option {k} out of range (the problem has {self.n_options} options)")
@@ -484,7 +544,8 @@ class ExactCover:
                 and self.colours == other.colours
                 and np.array_equal(self.option_start, other.option_start)
                 and np.array_equal(self.option_items, other.option_items)
-                and _same(self.option_colours, other.option_colours) and _same(self.bounds, other.bounds))
+                and _same(self.option_colours, other.option_colours) and _same(self.bounds, other.bounds)
+                and _same(self.option_costs, other.option_costs))
 
     def __hash__(self) -> int:
         """Consistent with ``==``; computed once (linear in the size of the problem)."""
@@ -493,13 +554,15 @@ class ExactCover:
             cached = hash((self.items, self.n_primary, self.colours, self.option_start.tobytes(),
                            self.option_items.tobytes(),
                            None if self.option_colours is None else self.option_colours.tobytes(),
-                           None if self.bounds is None else self.bounds.tobytes()))
+                           None if self.bounds is None else self.bounds.tobytes(),
+                           None if self.option_costs is None else self.option_costs.tobytes()))
             object.__setattr__(self, "_hash", cached)
         return cached
 
     def __repr__(self) -> str:
         extra = "" if self.option_colours is None else f", {len(self.colours)} colours"
         extra += "" if self.bounds is None else ", bounds"
+        extra += "" if self.option_costs is None else ", costs"
         return (f"ExactCover({self.n_items} items ({self.n_primary} primary, "
                 f"{self.n_secondary} secondary), {self.n_options} options{extra})")
 
@@ -597,6 +660,35 @@ def _entry(e: Hashable, declared: set, secondary: set, k: int) -> tuple[Hashable
                                    "only secondary items take colours")
             return name, colour
     return e, _NO_COLOUR
+
+
+def option_costs(costs: Sequence[int] | None, n_options: int, where: str = "costs") -> np.ndarray | None:
+    """The costs of ``n_options`` options as int64, checked: whole numbers of at least 0 whose sum
+    stays below 2**62 (so that no sum a search makes overflows); None for None. ``where`` begins
+    the message of a sum too large."""
+    if costs is None:
+        return None
+    if isinstance(costs, (str, bytes)):
+        raise ProblemError(f"costs must be a list of whole numbers, one per option; got {costs!r}")
+    costs = list(costs)
+    if len(costs) != n_options:
+        raise ProblemError(f"costs: {len(costs)} given for {n_options} options (one per option)")
+    table = np.zeros(n_options, np.int64)
+    total = 0
+    for k, value in enumerate(costs):
+        try:
+            table[k] = cost = whole(value, "a cost")
+        except (ValueError, OverflowError):
+            raise ProblemError(f"costs: option {k} costs {value!r}; a cost is a whole number of at least 0") from None
+        total += cost
+        if total >= _MAX_COST:
+            raise ProblemError(f"{where}: the costs add up to {total:,} or more; the costs of all options "
+                               f"together must stay below 2**62")
+    return table
+
+
+#: The costs of all options together stay below this, so that no sum a search makes can overflow.
+_MAX_COST = 2 ** 62
 
 
 def item_bounds(bounds: Mapping | None, index: dict, n_primary: int) -> np.ndarray | None:

@@ -45,6 +45,7 @@ class Structures:
     def __init__(self, options: Options) -> None:
         self.options = options
         self._prepared: dict[str, Prepared] = {}
+        self._kept: dict[str, Any] = {}
         self._lock = threading.Lock()
         self._local = threading.local()
         self._seeded: OrderedDict[int, tuple[Structures, np.ndarray, np.ndarray]] = OrderedDict()
@@ -76,6 +77,15 @@ class Structures:
                     prepared = Prepared(get(engine).for_problem(self.options), self.options)
                     self._prepared[engine] = prepared
         return prepared
+
+    def kept(self, key: str, build: Any) -> Any:
+        """What ``build()`` returns, built once per ``key`` and kept: a structure that is no
+        registry engine's (DLX5's, for the cheapest solutions)."""
+        with self._lock:
+            found = self._kept.get(key)
+            if found is None:
+                found = self._kept[key] = build()
+        return found
 
     def built(self) -> list[Prepared]:
         """The structures built so far."""

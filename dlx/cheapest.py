@@ -1,0 +1,277 @@
+"""The ``k`` cheapest solutions of a problem whose options have costs (Knuth's DLX5).
+
+:class:`Cheapest` is one run of the search of :mod:`dlx.engines.dlx5`: an iterator over the
+solutions as they improve on the ``k`` best seen so far, each a :class:`Priced` ``(cost,
+options)``, exactly those DLX5 prints and in its order; it pauses at ``max_nodes``, on
+:meth:`Cheapest.stop` or Ctrl-C and goes on with :meth:`Cheapest.resume`. :func:`cheapest` runs one
+to the end (or splits it over threads) and returns the ``k`` best. Costs are the options' own
+(the taxes the search levies are added back).
+"""
+from __future__ import annotations
+
+import concurrent.futures
+import threading
+import time
+from collections import deque
+from collections.abc import Iterator
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from . import checks
+from .engines import dlx5
+from .engines.base import FLOOR, NODES, PHASE, SOLUTIONS, STOP
+from .search import WORK, SearchStats, _total
+from .status import Status, of_code
+
+#: Solutions asked of the kernel per call while iterating (the first comes at once).
+MAX_BATCH = 1024
+#: The engine name a run's statistics carry.
+NAME = "dlx5"
+
+
+class Priced(NamedTuple):
+    """A solution and what it costs: its options' costs added up."""
+
+    cost: int
+    options: tuple[int, ...]
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during :func:`cheapest`: ``best`` holds the ``k`` best found so far (not proven
+    best), ``stats`` what the search did."""
+
+    def __init__(self, best: list[Priced], stats: SearchStats) -> None:
+        super().__init__(f"interrupted with {len(best)} solutions found so far")
+        self.best = best
+        self.stats = stats
+
+
+def refusal(problem: Any) -> str | None:
+    """Why DLX5 cannot search ``problem`` (None: it can)."""
+    if problem.bounds is not None:
+        return ("the cheapest solutions are found by Knuth's DLX5, which has no multiplicities: a problem "
+                "with bounds on its items (DLX3) cannot have costs searched")
+    return None
+
+
+def structure(problem: Any) -> tuple[dlx5.CostLinks, int]:
+    """DLX5's structure for ``problem`` and its total tax, built once per problem."""
+    def build() -> tuple[dlx5.CostLinks, int]:
+        options = problem.engine_input
+        costs = problem.option_costs
+        if costs is None:
+            costs = np.zeros(options.n_options, np.int64)
+        net, tax = dlx5.taxed(options, costs)
+        links = dlx5.build(options, costs)
+        _warm_up(links)
+        return links, int(tax.sum())
+    return problem.structures.kept(NAME, build)
+
+
+def _warm_up(links: dlx5.CostLinks) -> None:
+    """Load the compiled search (from numba's cache, once per process) by a call with no nodes to
+    spend, so that loading is not counted as searching."""
+    copy = dlx5.copy(links)
+    machine = dlx5.start(copy, 1)
+    empty = np.zeros(0, np.int32)
+    dlx5.search(copy, machine, 1, 0, 1, dlx5.LENTHRESH, empty, empty, np.zeros(0, np.int64))
+
+
+def check_k(k: int) -> int:
+    """``k`` as a count of solutions to keep: 1 to Knuth's ``maxk``."""
+    k = checks.whole(k, "k", 1)
+    if k > dlx5.MAX_K:
+        raise ValueError(f"k must be at most {dlx5.MAX_K:,} (Knuth's maxk), not {k:,}")
+    return k
+
+
+class Cheapest(Iterator[Priced]):
+    """One run of DLX5 on ``problem``, keeping the ``k`` cheapest solutions: iterate it for every
+    solution that beats the ``k``-th best found so far, as it is found (so the last ``k`` it yields
+    that survive are the best); :attr:`best` is the ``k`` best so far, cheapest first (ties in the
+    order found). ``lenthresh`` is Knuth's ``h``. Pauses at ``max_nodes`` nodes, on :meth:`stop`
+    and on Ctrl-C (KeyboardInterrupt leaves it paused and whole); :meth:`resume` goes on.
+
+    >>> from dlx import ExactCover
+    >>> ec = ExactCover([["a", "b"], ["a"], ["b"], ["b", "c"], ["c"]], costs=[5, 1, 3, 2, 2])
+    >>> run = ec.improving(k=2)
+    >>> list(run)
+    [Priced(cost=4, options=(1, 3)), Priced(cost=6, options=(1, 2, 4))]
+    >>> run.best, run.stats.nodes
+    ([Priced(cost=4, options=(1, 3)), Priced(cost=6, options=(1, 2, 4))], 7)
+
+    Cost: the structure is built once per problem (O(entries log)); a run copies it.
+    """
+
+    def __init__(self, problem: Any, k: int = 1, *, max_nodes: int | None = None,
+                 lenthresh: int = dlx5.LENTHRESH, forced: tuple[int, ...] = ()) -> None:
+        why = refusal(problem)
+        if why:
+            raise ValueError(why)
+        self.k = check_k(k)
+        self.lenthresh = checks.whole(lenthresh, "lenthresh", 1)
+        self.problem = problem
+        pristine, self.total_tax = structure(problem)
+        self._links = dlx5.copy(pristine)
+        self._machine = dlx5.start(self._links, self.k)
+        self._state = self._machine.state
+        if forced:
+            self._machine.choice[:len(forced)] = forced
+            self._state[FLOOR] = len(forced)
+        self._max_nodes = _total(0, checks.check_count(max_nodes, "max_nodes"))
+        depth = self._machine.choice.size
+        self._out = np.zeros(depth * MAX_BATCH, np.int32)
+        self._ends = np.zeros(MAX_BATCH, np.int32)
+        self._paid = np.zeros(MAX_BATCH, np.int64)
+        self._found: deque[Priced] = deque()
+        self._kept: list[tuple[int, int, Priced]] = []     # (cost, order found, solution): the k best
+        self._seen = 0
+        self._batch = 1
+        self.seconds = 0.0
+        self._status = Status.RUNNING
+        problem.structures.note(self.stats)
+
+    @property
+    def status(self) -> Status:
+        return self._status
+
+    @property
+    def stats(self) -> SearchStats:
+        return SearchStats.of_state(self._state, self.seconds, self._status, NAME)
+
+    @property
+    def best(self) -> list[Priced]:
+        """The ``k`` cheapest solutions found so far, cheapest first, ties in the order found."""
+        return [priced for _, _, priced in sorted(self._kept)]
+
+    @property
+    def costs(self) -> list[int]:
+        """The costs of :attr:`best`: what DLX5 reports at the end."""
+        return [priced.cost for priced in self.best]
+
+    def __iter__(self) -> Cheapest:
+        return self
+
+    def __next__(self) -> Priced:
+        if not self._found:
+            self._fill()
+        if not self._found:
+            raise StopIteration
+        return self._found.popleft()
+
+    def run(self) -> list[Priced]:
+        """Search to the end (or the budget, or a stop) and return :attr:`best`."""
+        self._found.clear()
+        while self._status == Status.RUNNING:
+            self._batch = MAX_BATCH
+            self._fill()
+            self._found.clear()
+        return self.best
+
+    def _fill(self) -> None:
+        if self._status != Status.RUNNING:
+            return
+        want = self._batch
+        self._batch = min(2 * self._batch, MAX_BATCH)
+        before = int(self._state[SOLUTIONS])
+        started = time.perf_counter()
+        try:
+            while self._state[SOLUTIONS] == before and self._status == Status.RUNNING:
+                dlx5.search(self._links, self._machine, want, self._max_nodes, WORK, self.lenthresh,
+                            self._out, self._ends, self._paid)
+                self._status = of_code(int(self._state[PHASE]))
+        finally:
+            self.seconds += time.perf_counter() - started
+            # from the counter, not a return value: an interrupt must not lose solutions found
+            found = int(self._state[SOLUTIONS]) - before
+            ends = self._ends[:found].tolist()
+            for j, (a, b) in enumerate(zip([0, *ends], ends)):
+                self._keep(Priced(self.total_tax + int(self._paid[j]), tuple(sorted(self._out[a:b].tolist()))))
+            self.problem.structures.note(self.stats)
+
+    def _keep(self, priced: Priced) -> None:
+        """Record a solution that beat the k-th best: the dearest of the k (the latest found among
+        equals) makes way, as the root of DLX5's heap does."""
+        if len(self._kept) == self.k:
+            self._kept.remove(max(self._kept))
+        self._seen += 1
+        self._kept.append((priced.cost, self._seen, priced))
+        self._found.append(priced)
+
+    def stop(self) -> None:
+        """Ask the run to pause (from any thread): it does within ``POLL`` updates."""
+        self._state[STOP] = 1
+
+    def resume(self, *, max_nodes: int | None = None) -> Cheapest:
+        """Let a paused run go on for at most ``max_nodes`` more nodes (None: no budget)."""
+        if self._status == Status.COMPLETE:
+            return self
+        self._max_nodes = _total(int(self._state[NODES]), checks.check_count(max_nodes, "max_nodes"))
+        self._state[STOP] = 0
+        self._status = Status.RUNNING
+        return self
+
+    def __repr__(self) -> str:
+        return f"<Cheapest {self._status}: k={self.k}, {len(self._kept)} kept, {self._state[NODES]} nodes>"
+
+
+def cheapest(problem: Any, k: int = 1, *, max_nodes: int | None = None, jobs: int | None = 1,
+             lenthresh: int = dlx5.LENTHRESH) -> list[Priced]:
+    """The ``k`` cheapest solutions of ``problem``, cheapest first (see :meth:`ExactCover.cheapest`)."""
+    if jobs == 1:
+        run = Cheapest(problem, k, max_nodes=max_nodes, lenthresh=lenthresh)
+        try:
+            return run.run()
+        except KeyboardInterrupt:
+            raise Interrupted(run.best, run.stats) from None
+    if max_nodes is not None:
+        raise ValueError("a split search (jobs other than 1) takes no max_nodes: each thread's budget "
+                         "would cut the tree in another place")
+    return _split(problem, check_k(k), checks.jobs(jobs), lenthresh)
+
+
+def _split(problem: Any, k: int, threads: int, lenthresh: int) -> list[Priced]:
+    """The search split at its first level: each option of the item the run branches on first is a
+    piece with its own ``k`` best, run on ``threads`` threads; the pieces' best merged (cost, then
+    the order of the pieces, then the order found) make the answer. The same ``k`` best costs as
+    one run (each piece keeps its own ``k`` best, so the union holds the ``k`` best of all); nodes
+    differ, since a piece cuts off by its own best alone."""
+    if refusal(problem):
+        raise ValueError(refusal(problem))
+    pristine, _ = structure(problem)
+    pieces = [Cheapest(problem, k, lenthresh=lenthresh, forced=(int(node),))
+              for node in dlx5.root_options(pristine, lenthresh)]
+    started = time.perf_counter()
+    stopping = threading.Event()
+
+    def work(piece: Cheapest) -> None:
+        if not stopping.is_set():
+            piece.run()
+
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=threads)
+    try:
+        for done in [pool.submit(work, piece) for piece in pieces]:
+            done.result()
+    except KeyboardInterrupt:
+        stopping.set()
+        for piece in pieces:
+            piece.stop()
+        pool.shutdown(wait=True, cancel_futures=True)
+        best, stats = _merged(pieces, k, time.perf_counter() - started)
+        problem.structures.note(stats)
+        raise Interrupted(best, stats) from None
+    pool.shutdown(wait=True)
+    best, stats = _merged(pieces, k, time.perf_counter() - started)
+    problem.structures.note(stats)
+    return best
+
+
+def _merged(pieces: list[Cheapest], k: int, seconds: float) -> tuple[list[Priced], SearchStats]:
+    ranked = sorted((priced.cost, p, j, priced) for p, piece in enumerate(pieces)
+                    for j, priced in enumerate(piece.best))
+    total = SearchStats(1, 0, 0, 0.0, Status.COMPLETE, 0, NAME)      # the root node, which no piece counts
+    for piece in pieces:
+        total = total + piece.stats
+    stats = SearchStats(total.nodes, total.updates, total.solutions, seconds, total.status, total.cleansings, NAME)
+    return [priced for *_, priced in ranked[:k]], stats
