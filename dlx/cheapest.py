@@ -199,6 +199,12 @@ class Cheapest(Iterator[Priced]):
         self._kept.append((priced.cost, self._seen, priced))
         self._found.append(priced)
 
+    def check(self) -> None:
+        """Raise :class:`dlx.engines.base.StructureError` unless this run, having ended, left its
+        copy of the structure exactly as built (a paused run holds options applied)."""
+        if self._status == Status.COMPLETE and not self._state[FLOOR]:
+            dlx5.check(self._links, structure(self.problem)[0])
+
     def stop(self) -> None:
         """Ask the run to pause (from any thread): it does within ``POLL`` updates."""
         self._state[STOP] = 1

@@ -48,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
 def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     run: Search | str | None = None
     tracer = None
-    printed = [0]           # solutions written out: the kernel may have found more
+    printed: list = [0]     # solutions written out (the kernel may have found more); --cheapest: what it found
     shown = None if args.all or args.count or not _is_terminal(sys.stdout) else SHOWN
     try:
         problem, draw, args.file = _problem(args.source, parser)
@@ -60,6 +60,9 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         if args.memo or args.zdd is not None:
             run = "memo"
             return _memo(problem, args, draw, shown)
+        if args.cheapest is not None:
+            run = "cheapest"
+            return _cheapest(problem, args, draw, shown, printed)
         try:
             problem.count(max_nodes=1, engine=args.engine)      # loads the kernel before the clock starts
             if split:
@@ -111,6 +114,8 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             done = "before the search began"
         elif run == "memo":
             done = "(the memoised search stopped)"
+        elif run == "cheapest":
+            done = printed[1] if len(printed) > 1 else "(the threads stopped)"
         elif isinstance(run, Search):
             done = _so_far(run, None if args.count else printed[0])
         else:
@@ -177,6 +182,98 @@ def _memo(problem: ExactCover, args: argparse.Namespace, draw: Draw | None, show
         print(f"Altogether {found} solution{'' if found == 1 else 's'}, {s.states} states, {s.hits} hits, "
               f"{s.zdd_nodes} ZDD nodes, {s.bytes} bytes, {s.seconds:.3f} seconds, memo.", file=sys.stderr)
     return 0
+
+
+def _cheapest(problem: ExactCover, args: argparse.Namespace, draw: Draw | None, shown: int | None,
+              printed: list) -> int:
+    """``--cheapest K``: each solution as it beats the K-th best so far, with its cost (Knuth's
+    DLX5), then the K best costs in Knuth's words on stderr. ``printed[1]`` says, for an interrupt,
+    what the run had found."""
+    from .cheapest import Cheapest, Interrupted, cheapest
+    refused = [flag for flag, given in (("--dask", args.dask is not None), ("--trace", args.trace),
+                                        ("--seed", args.seed is not None), ("--limit", args.limit is not None),
+                                        ("--engine", args.engine != engines.DEFAULT),
+                                        ("--max-nodes with --jobs", args.max_nodes is not None and args.jobs != 1))
+               if given]
+    if refused:
+        print(f"dlx: error: --cheapest runs Knuth's DLX5; it takes no {', '.join(refused)}", file=sys.stderr)
+        return ERROR
+    try:
+        if args.jobs != 1:
+            printed.append("(the threads stopped; no solution is proven best)")
+            try:
+                best = cheapest(problem, args.cheapest, jobs=args.jobs or None)
+            except Interrupted as e:
+                printed[1] = f"({_best_so_far(e.best)}; the threads stopped)"
+                raise
+            print_solutions(problem, [p.options for p in best[:shown]], args.format, draw, printed,
+                            costs=[p.cost for p in best])
+            stats = problem.stats
+        else:
+            run = Cheapest(problem, args.cheapest, max_nodes=args.max_nodes)
+            printed.append("")
+            found = []
+
+            def improving() -> Iterable[Sequence[int]]:
+                for priced in run:
+                    found.append(priced.cost)
+                    printed[1] = _so_far_cheapest(run)
+                    yield priced.options
+
+            printed[1] = _so_far_cheapest(run)
+            solutions = improving()
+            print_solutions(problem, itertools.islice(solutions, shown), args.format, draw, printed, costs=found)
+            more = sum(1 for _ in solutions)
+            if more and _is_terminal(sys.stdout):
+                sys.stdout.write(f"\n({more} more improving solution{'' if more == 1 else 's'}; --all prints "
+                                 f"every one)\n")
+            best = run.best
+            stats = run.stats
+    except ValueError as e:
+        print(f"dlx: error: {args.file}: {e}", file=sys.stderr)
+        return ERROR
+    sys.stdout.flush()
+    print(optimum_costs([p.cost for p in best]), file=sys.stderr, end="")
+    if args.stats:
+        print(f"Altogether {stats.solutions} solution{'' if stats.solutions == 1 else 's'}, {stats.updates} updates, "
+              f"{stats.cleansings} cleansings, {stats.nodes} nodes, {stats.seconds:.3f} seconds, engine dlx5.",
+              file=sys.stderr)
+    if stats.status == Status.MAX_NODES:
+        print(f"dlx: the budget of {args.max_nodes} nodes ran out: the costs above are the best found, not "
+              f"proven best", file=sys.stderr)
+        return OUT_OF_NODES
+    return 0
+
+
+def optimum_costs(costs: list[int]) -> str:
+    """The K best costs in the words of Knuth's DLX5 (repeated costs once, with their number).
+
+    >>> print(optimum_costs([7]), end="")
+    The optimum cost is $7
+    >>> print(optimum_costs([3, 5, 5, 9]), end="")
+    The optimum costs are:
+     $3
+     $5 (repeated 2 times)
+     $9
+    """
+    if not costs:
+        return "No solution.\n"
+    if len(costs) == 1:
+        return f"The optimum cost is ${costs[0]}\n"
+    lines = ["The optimum costs are:\n"]
+    for cost, same in itertools.groupby(costs):
+        times = len(list(same))
+        lines.append(f" ${cost}" + (f" (repeated {times} times)" if times > 1 else "") + "\n")
+    return "".join(lines)
+
+
+def _best_so_far(best: Sequence[Any]) -> str:
+    return f"best cost ${best[0].cost} so far" if best else "no solution so far"
+
+
+def _so_far_cheapest(run: Any) -> str:
+    s = run.stats
+    return f"after {s.solutions} improving solutions, {_best_so_far(run.best)}, {s.nodes} nodes, {s.seconds:.3f} seconds"
 
 
 def _is_terminal(stream: Any) -> bool:
@@ -340,6 +437,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--zdd", metavar="OUT",
                         help="write the ZDD of all solutions to OUT (- for standard output) in the text "
                              "format of Knuth's DLX6 and ZDDREAD, and print the count (implies --memo)")
+    parser.add_argument("--cheapest", type=whole_number(1), metavar="K",
+                        help="find the K cheapest solutions of a problem whose options cost |n (Knuth's "
+                             "DLX5): prints each solution, with its cost, as it beats the K-th best so "
+                             "far, then the K best costs on stderr")
     parser.add_argument("--stats", action="store_true",
                         help="print solutions, updates (cleansings), nodes and seconds on stderr, as "
                              "Knuth's programs do")
@@ -352,25 +453,30 @@ _natural = whole_number(0)
 
 def print_solutions(problem: ExactCover, solutions: Iterable[Sequence[int]], fmt: str = "dlx",
                     draw: Callable[[ExactCover, Sequence[int]], str] | None = None,
-                    printed: list[int] | None = None) -> None:
+                    printed: list | None = None, costs: Sequence[int] | None = None) -> None:
     """Each solution as ``fmt`` asks: ``dlx``, its options as Knuth prints them (item names,
     ``item:colour`` where an entry has a colour); ``text``, a picture where the problem has one (a
     built-in problem), else as ``dlx``; a blank line between solutions. ``json``: one object a
     line, ``{"solution": n, "options": [[names...], ...]}`` (and ``"picture"``, its lines).
-    ``printed[0]`` counts the solutions written, for a summary after an interrupt."""
+    ``printed[0]`` counts the solutions written, for a summary after an interrupt. ``costs``: the
+    cost of each solution (read as each is written), on a line ``cost N`` before it (``"cost"`` in
+    json)."""
     out = sys.stdout
     printed = [0] if printed is None else printed
     for n, solution in enumerate(solutions):
+        cost = "" if costs is None else f"cost {costs[n]}\n"
         if fmt == "json":
             record = {"solution": n + 1, "options": [list(map(_entry, problem.option(k))) for k in solution]}
+            if costs is not None:
+                record["cost"] = costs[n]
             if draw is not None:
                 record["picture"] = draw(problem, solution).split("\n")
             out.write(json.dumps(record) + "\n")
         elif fmt == "text" and draw is not None:
-            out.write(("\n" if n else "") + draw(problem, solution) + "\n")
+            out.write(("\n" if n else "") + cost + draw(problem, solution) + "\n")
         else:
-            out.write(("\n" if n else "") + "".join(" ".join(map(_entry, problem.option(k))) + "\n"
-                                                    for k in solution))
+            out.write(("\n" if n else "") + cost + "".join(" ".join(map(_entry, problem.option(k))) + "\n"
+                                                           for k in solution))
         printed[0] = n + 1
 
 

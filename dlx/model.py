@@ -251,6 +251,17 @@ class ExactCover:
                                     colours, bounds, self.colours, costs)
         return copy, order, item_order
 
+    def with_costs(self, costs: Sequence[int] | None) -> ExactCover:
+        """This problem with ``costs`` (one nonnegative whole number per option; None: none) in
+        place of its own, for :meth:`cheapest`.
+
+        >>> ExactCover([["a"], ["a"]]).with_costs([3, 1]).cheapest()
+        [Priced(cost=1, options=(1,))]
+        """
+        return ExactCover._from_ids(self.items, self.n_primary, self.option_start, self.option_items,
+                                    self.option_colours, self.bounds, self.colours,
+                                    option_costs(costs, self.n_options))
+
     @property
     def n_items(self) -> int:
         return len(self.items)

@@ -328,6 +328,87 @@ def latin_squares(n: int) -> ExactCover:
 # --- Pictures of solutions, and the problems the ``dlx`` command runs by name
 
 
+def weighted_queens(n: int, seed: int = 0) -> ExactCover:
+    """:func:`queens` with a cost on every square, 0..99 drawn from ``seed`` (numpy's PCG64): the
+    cheapest placements of ``n`` queens (:meth:`ExactCover.cheapest`).
+
+    >>> weighted_queens(8).cheapest()[0].cost
+    263
+    """
+    n = whole(n, "queens' n", 1)
+    return queens(n).with_costs(_draw(seed, 100, n * n))
+
+
+def set_partitioning(n_items: int, n_options: int, seed: int = 0, *, largest: int = 4) -> ExactCover:
+    """A random set-partitioning problem drawn from ``seed`` (numpy's PCG64): ``n_options`` options
+    over ``n_items`` items ``i0, i1, ...``, each of 1..``largest`` items at a cost of 1..20 per item
+    (so a long option is not free), a few of them a hidden partition, so that a solution exists.
+    The classic form of minimum-cost exact cover (crew scheduling, assignment).
+
+    >>> set_partitioning(12, 40).cheapest()[0].cost
+    77
+    """
+    import numpy as np
+
+    n_items, n_options = whole(n_items, "n_items", 1), whole(n_options, "n_options", 1)
+    largest = whole(largest, "largest", 1)
+    rng = np.random.default_rng(whole(seed, "seed"))
+    hidden: list[list[int]] = []
+    left = rng.permutation(n_items).tolist()
+    while left:
+        size = int(rng.integers(1, largest + 1))
+        hidden.append(sorted(left[:size]))
+        left = left[size:]
+    options = list(hidden)
+    while len(options) < n_options:
+        size = int(rng.integers(1, min(largest, n_items) + 1))
+        options.append(sorted(rng.choice(n_items, size, replace=False).tolist()))
+    order = rng.permutation(len(options)).tolist()
+    options = [options[k] for k in order]
+    costs = [int(rng.integers(1, 21, len(option)).sum()) for option in options]
+    return ExactCover([[f"i{i}" for i in option] for option in options],
+                      primary=[f"i{i}" for i in range(n_items)], costs=costs)
+
+
+def weighted_pentominoes(rows: int = 6, cols: int = 10, seed: int = 0) -> ExactCover:
+    """:func:`pentominoes` where each piece pays a weight for each cell it covers, 0..9 per piece and
+    cell drawn from ``seed`` (numpy's PCG64): the cheapest packings say which piece goes where.
+
+    >>> weighted_pentominoes(3, 20).cheapest()[0].cost
+    315
+    """
+    plain = pentominoes(rows, cols)
+    cells = {name: k for k, name in enumerate(plain.items[:rows * cols])}
+    weight = _draw(seed, 10, len(PENTOMINOES) * rows * cols)
+    piece = {name: k for k, name in enumerate(PENTOMINOES)}
+    costs = []
+    for k in range(plain.n_options):
+        option = plain.option(k)
+        costs.append(sum(weight[piece[option[0]] * rows * cols + cells[name]] for name in option[1:] if name in cells))
+    return plain.with_costs(costs)
+
+
+def weighted_graceful(edges: Sequence[tuple[Hashable, Hashable]]) -> ExactCover:
+    """:func:`graceful` where labelling an edge ``(a, b)`` costs ``a + b``: the cheapest labellings
+    put low labels on the vertices of high degree (a vertex pays its label once per edge).
+    Colours and costs together (Knuth's DLX5 extends DLX2).
+
+    >>> weighted_graceful([(0, 1), (1, 2), (1, 3)]).cheapest()[0].cost
+    6
+    """
+    plain = graceful(edges)
+    m = len(edges)
+    costs = [a + b for _ in range(m) for a in range(m + 1) for b in range(m + 1) if a != b]
+    return plain.with_costs(costs)
+
+
+def _draw(seed: int, high: int, size: int) -> list[int]:
+    """``size`` whole numbers in ``0..high-1`` drawn from ``seed`` (numpy's PCG64)."""
+    import numpy as np
+
+    return np.random.default_rng(whole(seed, "seed")).integers(0, high, size).tolist()
+
+
 def _number(text: str) -> int:
     """The number of one of :func:`_name`'s names."""
     return int(text[1:-1]) if text.startswith("(") else _DIGITS.index(text)

@@ -7,6 +7,7 @@ and updates. ``brute_force`` tries every subset of options and checks the refere
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -288,3 +289,169 @@ def is_cover_m(chosen, primary, secondary=(), bounds=None):
         if len(colours) > 1 and (None in colours or len(set(colours)) > 1):
             return False
     return set(uses) <= set(primary) | set(secondary)
+
+
+@dataclass
+class CostCounts:
+    nodes: int = 0
+    updates: int = 0
+    cleansings: int = 0
+
+
+def cheapest_x(options, costs, primary, secondary=(), k=1, lenthresh=10, counts=None):
+    """Knuth's DLX5 on plain sets: yield ``(cost, options)`` for every solution that beats the
+    ``k``-th best so far, in DLX5's order, counting its nodes, updates and cleansings.
+
+    ``options`` hold item names and ``(item, colour)`` pairs. Each item's list is a set of option
+    numbers, read in DLX5's order: by net cost, input order among equals. A node (an option's entry
+    for an item) is in its item's list or not, and cleansed or not; covering an item with a
+    threshold hides only the options below it, so an option can be out of some lists and in others
+    (as in the links)."""
+    counts = CostCounts() if counts is None else counts
+    primary = list(primary)
+    entries = [[(e[0], e[1]) if isinstance(e, tuple) else (e, None) for e in option] for option in options]
+    usable = [k_ for k_, option in enumerate(entries) if any(item in primary for item, _ in option)]
+    net = list(costs)
+    tax = 0
+    for item in primary:        # each item taxed the least net cost of its options, in order
+        those = [o for o in usable if any(i == item for i, _ in entries[o])]
+        if those:
+            least = min(net[o] for o in those)
+            tax += least
+            for o in those:
+                net[o] -= least
+    lists = {item: {o for o in usable if any(i == item for i, _ in entries[o])}
+             for item in primary + list(secondary)}
+    cleansed = set()            # (option, item)
+    done = set()                # primary items covered
+    best = [math.inf] * k       # the k best net costs so far
+
+    def in_order(item):
+        return sorted(lists[item], key=lambda o: (net[o], o))
+
+    def cutoff():
+        return max(best)
+
+    def others(o, item):
+        """The entries of option ``o`` after ``item``'s, round the option (DLX5's order)."""
+        at = next(j for j, (i, _) in enumerate(entries[o]) if i == item)
+        return entries[o][at + 1:] + entries[o][:at]
+
+    def hide(o, item, undo):
+        for other, _ in others(o, item):
+            if (o, other) not in cleansed:
+                assert o in lists[other]            # a node is never removed twice
+                lists[other].discard(o)
+                undo.append((other, o))
+                counts.updates += 1
+
+    def active():
+        return [item for item in primary if item not in done]
+
+    def cover(item, thresh, undo):
+        if item in primary:
+            done.add(item)
+            undo.append(("done", item))
+        counts.updates += 1
+        for o in in_order(item):
+            if net[o] >= thresh:
+                break
+            hide(o, item, undo)
+
+    def purify(o, item, colour, thresh, undo):
+        counts.cleansings += 1
+        for r in in_order(item):
+            if net[r] >= thresh:
+                break
+            if dict(entries[r])[item] != colour:
+                hide(r, item, undo)
+            elif r != o:
+                counts.cleansings += 1
+                cleansed.add((r, item))
+                undo.append(("cleansed", (r, item)))
+
+    def take_back(undo):
+        for kind, what in reversed(undo):
+            if kind == "done":
+                done.discard(what)
+            elif kind == "cleansed":
+                cleansed.discard(what)
+            else:
+                lists[kind].add(what)
+
+    def choose(curcost):
+        t, chosen, most = math.inf, None, 0
+        for item in active():
+            order = in_order(item)
+            if not order or net[order[0]] >= cutoff() - curcost:
+                return 0, item
+            s, counted = 1, True
+            while True:
+                if s >= len(order) or net[order[s]] >= cutoff() - curcost:
+                    break
+                if s == t:
+                    counted = False
+                    break
+                if s >= lenthresh:
+                    s = len(order)
+                    break
+                s += 1
+            if counted and (s < t or (s == t and net[order[0]] > most)):
+                t, chosen, most = s, item, net[order[0]]
+        return t, chosen
+
+    def search(curcost, chosen):
+        counts.nodes += 1
+        t, item = choose(curcost)
+        if t == 0:
+            return
+        tries = in_order(item)
+        undo_item: list = []
+        cover(item, cutoff() - (curcost + net[tries[0]]), undo_item)
+        for j, o in enumerate(tries):
+            nextcost = curcost + net[o]
+            if j and nextcost >= cutoff():
+                break
+            undo: list = []
+            thresh = cutoff() - nextcost
+            for other, colour in others(o, item):
+                if colour is None:
+                    cover(other, thresh, undo)
+                elif (o, other) not in cleansed:
+                    purify(o, other, colour, thresh, undo)
+            if not active():
+                counts.nodes += 1
+                best.remove(max(best))
+                best.append(nextcost)
+                yield tax + nextcost, tuple(sorted(chosen + [o]))
+            else:
+                yield from search(nextcost, chosen + [o])
+            take_back(undo)
+        take_back(undo_item)
+
+    yield from search(0, [])
+
+
+def cheapest_brute_force(options, costs, primary, secondary=(), k=1):
+    """The ``k`` least costs of all solutions (with repeats), by trying every subset of the options
+    that have a primary item; colours allowed (``(item, colour)`` entries)."""
+    entries = [[(e[0], e[1]) if isinstance(e, tuple) else (e, None) for e in option] for option in options]
+    usable = [o for o, option in enumerate(entries) if any(item in primary for item, _ in option)]
+    found = []
+    for size in range(len(usable) + 1):
+        for subset in combinations(usable, size):
+            if is_coloured_cover([entries[o] for o in subset], primary):
+                found.append(sum(costs[o] for o in subset))
+    return sorted(found)[:k]
+
+
+def is_coloured_cover(chosen, primary):
+    """Every primary item once; a secondary item at most once, or only by entries of one colour."""
+    uses: dict = {}
+    for option in chosen:
+        for item, colour in option:
+            uses.setdefault(item, []).append(colour)
+    if any(len(uses.get(item, [])) != 1 for item in primary):
+        return False
+    return all(len(colours) == 1 or (None not in colours and len(set(colours)) == 1)
+               for item, colours in uses.items() if item not in primary)

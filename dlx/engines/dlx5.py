@@ -160,7 +160,7 @@ def build(options: Options, costs: np.ndarray) -> CostLinks:
     after = first[kept] + lengths[kept]                     # the spacer after each used option
     itm[after] = SPACER | kept.astype(np.uint32)
     up[after] = first[kept]
-    before = np.concatenate([[n + 1], after[:-1]]).astype(np.int64)
+    before = np.concatenate([[n + 1], after[:-1]]).astype(np.int64)[:kept.size]
     down[before] = first[kept] + lengths[kept] - 1
     # each item's list: its nodes by net cost, input order among equals
     order = np.lexsort((node_of_entry, cost[node_of_entry], options.items))
@@ -201,10 +201,15 @@ def start(links: CostLinks, k: int) -> Machine:
 
 
 @njit(cache=True, nogil=True)
-def hide_options(c, thresh, L):
-    """Unlink from the other lists every option of item ``c`` cheaper than ``thresh`` (cleansed
-    nodes stay, as in dlx5.w); returns the updates."""
-    updates = 0
+def cover(c, thresh, L):
+    """dlx5.w's ``cover(c, thresh)``: take item ``c`` out of its list and unlink from the other
+    lists every option of ``c`` cheaper than ``thresh`` (cleansed nodes stay where they are);
+    returns the updates."""
+    l = L.prev[c]
+    r = L.next[c]
+    L.next[l] = r
+    L.prev[r] = l
+    updates = 1
     rr = L.down[c]
     while rr >= L.last_itm:
         if L.cost[rr] >= thresh:
@@ -226,17 +231,6 @@ def hide_options(c, thresh, L):
             nn += ONE
         rr = L.down[rr]
     return updates
-
-
-@njit(cache=True, nogil=True)
-def cover(c, thresh, L):
-    """dlx5.w's ``cover(c, thresh)``: take item ``c`` out of its list and hide its options cheaper
-    than ``thresh``; returns the updates."""
-    l = L.prev[c]
-    r = L.next[c]
-    L.next[l] = r
-    L.prev[r] = l
-    return 1 + hide_options(c, thresh, L)
 
 
 @njit(cache=True, nogil=True)
