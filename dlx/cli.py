@@ -209,6 +209,7 @@ def _cheapest(problem: ExactCover, args: argparse.Namespace, draw: Draw | None, 
             print_solutions(problem, [p.options for p in best[:shown]], args.format, draw, printed,
                             costs=[p.cost for p in best])
             stats = problem.stats
+            assert stats is not None        # the split search noted its stats
         else:
             run = Cheapest(problem, args.cheapest, max_nodes=args.max_nodes)
             printed.append("")
@@ -273,7 +274,8 @@ def _best_so_far(best: Sequence[Any]) -> str:
 
 def _so_far_cheapest(run: Any) -> str:
     s = run.stats
-    return f"after {s.solutions} improving solutions, {_best_so_far(run.best)}, {s.nodes} nodes, {s.seconds:.3f} seconds"
+    return (f"after {s.solutions} improving solutions, {_best_so_far(run.best)}, {s.nodes} nodes, "
+            f"{s.seconds:.3f} seconds")
 
 
 def _is_terminal(stream: Any) -> bool:

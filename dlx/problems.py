@@ -378,13 +378,14 @@ def weighted_pentominoes(rows: int = 6, cols: int = 10, seed: int = 0) -> ExactC
     315
     """
     plain = pentominoes(rows, cols)
-    cells = {name: k for k, name in enumerate(plain.items[:rows * cols])}
-    weight = _draw(seed, 10, len(PENTOMINOES) * rows * cols)
-    piece = {name: k for k, name in enumerate(PENTOMINOES)}
+    area = len(plain.items) - len(PENTOMINOES) - plain.n_secondary
+    cell: dict[Hashable, int] = {name: k for k, name in enumerate(plain.items[:area])}
+    weight = _draw(seed, 10, len(PENTOMINOES) * area)
+    piece: dict[Hashable, int] = {name: k for k, name in enumerate(PENTOMINOES)}
     costs = []
     for k in range(plain.n_options):
-        option = plain.option(k)
-        costs.append(sum(weight[piece[option[0]] * rows * cols + cells[name]] for name in option[1:] if name in cells))
+        name, *rest = plain.option(k)
+        costs.append(sum(weight[piece[name] * area + cell[place]] for place in rest if place in cell))
     return plain.with_costs(costs)
 
 

@@ -43,9 +43,7 @@ from .base import (
     FLOOR,
     LEVEL,
     NODES,
-    PHASE,
     POLL,
-    SOLUTIONS,
     STATE_SIZE,
     STEP,
     STOP,
@@ -205,31 +203,30 @@ def cover(c, thresh, L):
     """dlx5.w's ``cover(c, thresh)``: take item ``c`` out of its list and unlink from the other
     lists every option of ``c`` cheaper than ``thresh`` (cleansed nodes stay where they are);
     returns the updates."""
-    l = L.prev[c]
-    r = L.next[c]
-    L.next[l] = r
-    L.prev[r] = l
+    prev, nxt, length, itm, up, down, color, cost, second, last_itm = L
+    l = prev[c]
+    r = nxt[c]
+    nxt[l] = r
+    prev[r] = l
     updates = 1
-    rr = L.down[c]
-    while rr >= L.last_itm:
-        if L.cost[rr] >= thresh:
-            break
+    rr = down[c]
+    while rr >= last_itm and cost[rr] < thresh:
         nn = rr + ONE
         while nn != rr:
-            if L.color[nn] >= 0:
-                cc = L.itm[nn]
+            if color[nn] >= 0:
+                cc = itm[nn]
                 if cc >= SPACER:
-                    nn = L.up[nn]
+                    nn = up[nn]
                     continue
-                uu = L.up[nn]
-                dd = L.down[nn]
-                L.down[uu] = dd
-                L.up[dd] = uu
+                uu = up[nn]
+                dd = down[nn]
+                down[uu] = dd
+                up[dd] = uu
                 updates += 1
-                if cc < L.second:
-                    L.length[cc] -= 1
+                if cc < second:
+                    length[cc] -= 1
             nn += ONE
-        rr = L.down[rr]
+        rr = down[rr]
     return updates
 
 
@@ -237,29 +234,28 @@ def cover(c, thresh, L):
 def uncover(c, thresh, L):
     """dlx5.w's ``uncover(c, thresh)``: the options cheaper than ``thresh`` back, going down as
     :func:`cover` did, then the item."""
-    rr = L.down[c]
-    while rr >= L.last_itm:
-        if L.cost[rr] >= thresh:
-            break
+    prev, nxt, length, itm, up, down, color, cost, second, last_itm = L
+    rr = down[c]
+    while rr >= last_itm and cost[rr] < thresh:
         nn = rr + ONE
         while nn != rr:
-            if L.color[nn] >= 0:
-                cc = L.itm[nn]
+            if color[nn] >= 0:
+                cc = itm[nn]
                 if cc >= SPACER:
-                    nn = L.up[nn]
+                    nn = up[nn]
                     continue
-                uu = L.up[nn]
-                dd = L.down[nn]
-                L.down[uu] = nn
-                L.up[dd] = nn
-                if cc < L.second:
-                    L.length[cc] += 1
+                uu = up[nn]
+                dd = down[nn]
+                down[uu] = nn
+                up[dd] = nn
+                if cc < second:
+                    length[cc] += 1
             nn += ONE
-        rr = L.down[rr]
-    l = L.prev[c]
-    r = L.next[c]
-    L.next[l] = c
-    L.prev[r] = c
+        rr = down[rr]
+    l = prev[c]
+    r = nxt[c]
+    nxt[l] = c
+    prev[r] = c
 
 
 @njit(cache=True, nogil=True)
@@ -267,101 +263,103 @@ def purify(p, thresh, L):
     """dlx5.w's ``purify(p, thresh)``: node ``p`` gives its secondary item colour ``x``; every
     option of that item cheaper than ``thresh`` with another colour is hidden, every other one
     with ``x`` cleansed. Returns ``(updates, cleansings)``."""
-    cc = L.itm[p]
-    x = L.color[p]
+    prev, nxt, length, itm, up, down, color, cost, second, last_itm = L
+    cc = itm[p]
+    x = color[p]
     updates = 0
     cleansings = 1
-    rr = L.down[cc]
-    while rr >= L.last_itm:
-        if L.cost[rr] >= thresh:
-            break
-        if L.color[rr] != x:
+    rr = down[cc]
+    while rr >= last_itm and cost[rr] < thresh:
+        if color[rr] != x:
             nn = rr + ONE
             while nn != rr:
-                if L.color[nn] >= 0:
-                    c = L.itm[nn]
+                if color[nn] >= 0:
+                    c = itm[nn]
                     if c >= SPACER:
-                        nn = L.up[nn]
+                        nn = up[nn]
                         continue
-                    uu = L.up[nn]
-                    dd = L.down[nn]
-                    L.down[uu] = dd
-                    L.up[dd] = uu
+                    uu = up[nn]
+                    dd = down[nn]
+                    down[uu] = dd
+                    up[dd] = uu
                     updates += 1
-                    if c < L.second:
-                        L.length[c] -= 1
+                    if c < second:
+                        length[c] -= 1
                 nn += ONE
         elif rr != p:
             cleansings += 1
-            L.color[rr] = -1
-        rr = L.down[rr]
+            color[rr] = -1
+        rr = down[rr]
     return updates, cleansings
 
 
 @njit(cache=True, nogil=True)
 def unpurify(p, thresh, L):
     """dlx5.w's ``unpurify(p, thresh)``: :func:`purify` taken back, going down as it did."""
-    cc = L.itm[p]
-    x = L.color[p]
-    rr = L.down[cc]
-    while rr >= L.last_itm:
-        if L.cost[rr] >= thresh:
-            break
-        if L.color[rr] < 0:
-            L.color[rr] = x
+    prev, nxt, length, itm, up, down, color, cost, second, last_itm = L
+    cc = itm[p]
+    x = color[p]
+    rr = down[cc]
+    while rr >= last_itm and cost[rr] < thresh:
+        if color[rr] < 0:
+            color[rr] = x
         elif rr != p:
             nn = rr + ONE
             while nn != rr:
-                if L.color[nn] >= 0:
-                    c = L.itm[nn]
+                if color[nn] >= 0:
+                    c = itm[nn]
                     if c >= SPACER:
-                        nn = L.up[nn]
+                        nn = up[nn]
                         continue
-                    uu = L.up[nn]
-                    dd = L.down[nn]
-                    L.down[uu] = nn
-                    L.up[dd] = nn
-                    if c < L.second:
-                        L.length[c] += 1
+                    uu = up[nn]
+                    dd = down[nn]
+                    down[uu] = nn
+                    up[dd] = nn
+                    if c < second:
+                        length[c] += 1
                 nn += ONE
-        rr = L.down[rr]
+        rr = down[rr]
 
 
 @njit(cache=True, nogil=True)
 def choose(L, curcost, cutoffcost, lenthresh):
     """dlx5.w's "Set best_itm": ``(t, best)``, the usable options of the item to branch on and the
-    item; ``t == 0`` when some active primary item has no usable option (the level is a dead end)."""
+    item; ``t == 0`` when some active primary item has no usable option (the level is a dead end).
+    (No early return or break: numba then keeps no reference counts in a leaf.)"""
+    prev, nxt, length, itm, up, down, color, cost, second, last_itm = L
     t = np.int64(1) << 62
     tmpcost = np.int64(0)
     best = ZERO
     room = cutoffcost - curcost
-    k = L.next[ZERO]
-    while k != ZERO:
-        p = L.down[k]
-        if p == k:
-            return np.int64(0), k
-        mincost = L.cost[p]
-        if mincost >= room:
-            return np.int64(0), k
-        s = np.int64(1)
-        p = L.down[p]
-        counted = True
-        while True:
-            if p < L.last_itm or L.cost[p] >= room:
-                break               # s usable options in k's list
-            if s == t:
-                counted = False     # more than t: k cannot win
-                break
-            if s >= lenthresh:
-                s = L.length[k]     # content with an upper bound
-                break
-            p = L.down[p]
-            s += 1
-        if counted and (s < t or (s == t and mincost > tmpcost)):
-            t = s
+    k = nxt[ZERO]
+    while k != ZERO and t != 0:
+        p = down[k]
+        if p == k or cost[p] >= room:
+            t = np.int64(0)         # no usable option: the level is a dead end
             best = k
-            tmpcost = mincost
-        k = L.next[k]
+        else:
+            mincost = cost[p]
+            s = np.int64(1)
+            p = down[p]
+            counted = True
+            scanning = True
+            while scanning:
+                if p < last_itm or cost[p] >= room:
+                    scanning = False        # s usable options in k's list
+                elif s == t:
+                    counted = False         # more than t: k cannot win
+                    scanning = False
+                elif s >= lenthresh:
+                    s = length[k]           # content with an upper bound
+                    scanning = False
+                else:
+                    p = down[p]
+                    s += 1
+            if counted and (s < t or (s == t and mincost > tmpcost)):
+                t = s
+                best = k
+                tmpcost = mincost
+            k = nxt[k]
     return t, best
 
 
@@ -382,6 +380,7 @@ def search(L, M, want, max_nodes, work, lenthresh, out, ends, paid):
     nodes already in ``choice`` (a piece of a split search) and the run ends when it backs down to
     level ``f``."""
     choice, partcost, coverthresh0, coverthresh, bestcost, money, state = M
+    nxt, itm, up, down, color, cost = L.next, L.itm, L.up, L.down, L.color, L.cost
     if not resumable(state):
         return 0
     phase = st.RUNNING
@@ -412,7 +411,7 @@ def search(L, M, want, max_nodes, work, lenthresh, out, ends, paid):
             cutoffcost = bestcost[0]
             if level < floor:
                 cur = choice[level]
-                best = L.itm[cur]
+                best = itm[cur]
             else:
                 if nodes >= max_nodes:
                     phase = st.MAX_NODES
@@ -422,10 +421,10 @@ def search(L, M, want, max_nodes, work, lenthresh, out, ends, paid):
                 if t == 0:
                     step = BACKDOWN
                     continue
-                cur = L.down[best]
+                cur = down[best]
             partcost[level] = curcost
             choice[level] = cur
-            nextcost = curcost + L.cost[cur]
+            nextcost = curcost + cost[cur]
             coverthresh0[level] = cutoffcost - nextcost
             updates += cover(best, coverthresh0[level], L)
             step = ADVANCE
@@ -434,18 +433,18 @@ def search(L, M, want, max_nodes, work, lenthresh, out, ends, paid):
             coverthresh[level] = thresh
             pp = cur + ONE
             while pp != cur:
-                cc = L.itm[pp]
+                cc = itm[pp]
                 if cc >= SPACER:
-                    pp = L.up[pp]
+                    pp = up[pp]
                     continue
-                if L.color[pp] == 0:
+                if color[pp] == 0:
                     updates += cover(cc, thresh, L)
-                elif L.color[pp] > 0:
+                elif color[pp] > 0:
                     u, c = purify(pp, thresh, L)
                     updates += u
                     cleansings += c
                 pp += ONE
-            if L.next[ZERO] == ZERO:
+            if nxt[ZERO] == ZERO:
                 step = VISIT
                 continue
             level += 1
@@ -474,7 +473,7 @@ def search(L, M, want, max_nodes, work, lenthresh, out, ends, paid):
                 hh = h + h + 2
             bestcost[h] = nextcost
             for l in range(level + 1):
-                out[used + l] = option_of(choice[l], L.itm)
+                out[used + l] = option_of(choice[l], itm)
             used += level + 1
             paid[found] = nextcost
             found += 1
@@ -486,24 +485,24 @@ def search(L, M, want, max_nodes, work, lenthresh, out, ends, paid):
             thresh = coverthresh[level]
             pp = cur - ONE
             while pp != cur:
-                cc = L.itm[pp]
+                cc = itm[pp]
                 if cc >= SPACER:
-                    pp = L.down[pp]
+                    pp = down[pp]
                     continue
-                if L.color[pp] == 0:
+                if color[pp] == 0:
                     uncover(cc, thresh, L)
-                elif L.color[pp] > 0:
+                elif color[pp] > 0:
                     unpurify(pp, thresh, L)
                 pp -= ONE
             if level < floor:
                 phase = st.COMPLETE     # a forced level has no other option in this piece
                 break
-            cur = L.down[cur]
+            cur = down[cur]
             choice[level] = cur
             if cur == best:
                 step = BACKUP
                 continue
-            nextcost = curcost + L.cost[cur]
+            nextcost = curcost + cost[cur]
             if nextcost >= bestcost[0]:
                 step = BACKUP
                 continue
@@ -517,7 +516,7 @@ def search(L, M, want, max_nodes, work, lenthresh, out, ends, paid):
                 break
             level -= 1
             cur = choice[level]
-            best = L.itm[cur]
+            best = itm[cur]
             curcost = partcost[level]
             step = RECOVER
     money[CURCOST] = curcost
@@ -548,3 +547,19 @@ def check(links: CostLinks, pristine: CostLinks) -> None:
     for name in ("prev", "next", "length", "up", "down", "color"):
         if not np.array_equal(getattr(links, name), getattr(pristine, name)):
             raise StructureError(f"dlx5: {name} differs from the structure as built")
+
+
+class DLX5:
+    """Knuth's DLX5: the facts the registry reads (:data:`dlx.engines.OPTIMISERS`). Not an engine of
+    :data:`dlx.engines.ENGINES`: it keeps the ``k`` cheapest solutions rather than visit every one,
+    and :mod:`dlx.cheapest` drives it."""
+
+    name = "dlx5"
+    summary = "Knuth's DLX5: the k cheapest solutions of a problem whose options have costs (DLX2's colours too)"
+    counts = ("DLX5's: nodes: levels entered (dead ends included) plus one per solution found (each beats the "
+              "k-th best so far); updates: items covered plus nodes unlinked, only options under the cutoff "
+              "hidden; cleansings: items purified plus nodes cleansed")
+    refuses = "multiplicities (bounds)"
+    tunables: dict = {}
+    samples = (("weighted_queens", (5,)), ("weighted_graceful", (((0, 1), (1, 2)),)))
+    searches = (search,)
