@@ -370,6 +370,19 @@ def set_partitioning(n_items: int, n_options: int, seed: int = 0, *, largest: in
                       primary=[f"i{i}" for i in range(n_items)], costs=costs)
 
 
+def assignment(n: int, seed: int = 0) -> ExactCover:
+    """The assignment problem as exact cover: workers ``w*`` and jobs ``j*`` (primary), option
+    ``n*w + j`` gives job j to worker w at a cost of 0..99 drawn from ``seed`` (numpy's PCG64). Its
+    cheapest solution is what the Hungarian method finds (scipy's ``linear_sum_assignment``).
+
+    >>> assignment(4).cheapest()[0]
+    Priced(cost=110, options=(3, 6, 8, 13))
+    """
+    n = whole(n, "n", 1)
+    options = [[f"w{w}", f"j{j}"] for w in range(n) for j in range(n)]
+    return ExactCover(options, costs=_draw(seed, 100, n * n))
+
+
 def weighted_pentominoes(rows: int = 6, cols: int = 10, seed: int = 0) -> ExactCover:
     """:func:`pentominoes` where each piece pays a weight for each cell it covers, 0..9 per piece and
     cell drawn from ``seed`` (numpy's PCG64): the cheapest packings say which piece goes where.

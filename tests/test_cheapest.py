@@ -362,3 +362,104 @@ def test_a_bad_cost_is_named_with_its_line(line, message):
     with pytest.raises(ProblemError, match=f"line 3: {message}") as caught:
         read_dlx(io.StringIO(f"a\na\n{line}\n"))
     assert caught.value.line == 3
+
+
+# --- beside a MILP solver and the Hungarian method
+
+def milp_optimum(problem: ExactCover) -> int | None:
+    pytest.importorskip("highspy")
+    import milp
+    return milp.optimum(problem)
+
+
+@st.composite
+def partitioning_problems(draw):
+    """Random set-partitioning problems (secondary items too, no colours) with costs."""
+    primary = [f"p{i}" for i in range(draw(st.integers(1, 8)))]
+    secondary = [f"s{i}" for i in range(draw(st.integers(0, 2)))]
+    options, costs = [], []
+    for _ in range(draw(st.integers(1, 30))):
+        option = draw(st.lists(st.sampled_from(primary), min_size=1, max_size=4, unique=True))
+        option += [item for item in secondary if draw(st.booleans())]
+        options.append(option)
+        costs.append(draw(st.integers(0, 60)))
+    return ExactCover(options, primary=primary, secondary=secondary, costs=costs)
+
+
+@settings(max_examples=150)
+@given(partitioning_problems())
+def test_the_optimum_is_highs_on_random_set_partitioning(problem):
+    best = problem.cheapest()
+    assert (best[0].cost if best else None) == milp_optimum(problem)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: problems.set_partitioning(30, 300, 1), lambda: problems.set_partitioning(60, 1500, 3),
+    lambda: problems.set_partitioning(40, 400, 2, largest=6), lambda: problems.weighted_queens(8),
+    lambda: problems.weighted_queens(10, 1), lambda: problems.assignment(9, 2),
+    lambda: problems.weighted_pentominoes(3, 20)],
+    ids=["sp30", "sp60", "sp40", "queens8", "queens10", "assign9", "pent3x20"])
+def test_the_optimum_is_highs_on_classic_instances(make):
+    problem = make()
+    assert problem.cheapest()[0].cost == milp_optimum(problem)
+
+
+@pytest.mark.parametrize("n, seed", [(1, 0), (5, 1), (10, 2), (16, 3)])
+def test_the_assignment_problem_is_the_hungarian_methods(n, seed):
+    from scipy.optimize import linear_sum_assignment
+    problem = problems.assignment(n, seed)
+    costs = problem.option_costs.reshape(n, n)
+    rows, cols = linear_sum_assignment(costs)
+    best = problem.cheapest(3)
+    assert best[0].cost == int(costs[rows, cols].sum())
+    assert best[0].options == tuple(sorted(n * r + c for r, c in zip(rows.tolist(), cols.tolist()))) or \
+        best[1].cost == best[0].cost       # another assignment of the same cost
+
+
+# --- the command
+
+
+def test_the_command_prints_each_improvement_and_knuths_last_words(tmp_path, capsys):
+    from dlx.cli import main
+    path = write_dlx(problems.weighted_queens(8), tmp_path / "wq8.dlx")
+    assert main([str(path), "--cheapest", "3", "--stats"]) == 0
+    out, err = capsys.readouterr()
+    blocks = out.split("\n\n")
+    expected = list(problems.weighted_queens(8).improving(3))
+    assert len(blocks) == 13 == len(expected)                  # Knuth's 13 solutions
+    problem = read_dlx(path)
+    for block, (cost, chosen) in zip(blocks, expected):
+        lines = block.strip("\n").split("\n")
+        assert lines[0] == f"cost {cost}"
+        assert lines[1:] == [" ".join(problem.option(k)) for k in chosen]
+    assert err == ("The optimum costs are:\n $263\n $264\n $266\n"
+                   "Altogether 13 solutions, 6670 updates, 0 cleansings, 388 nodes, " + err.split("nodes, ")[1])
+    assert err.endswith(" seconds, engine dlx5.\n")
+
+
+def test_the_command_in_json_with_threads_and_repeated_costs(tmp_path, capsys):
+    from dlx.cli import main
+    path = write_dlx(ExactCover([["a"], ["a"], ["a"]], costs=[4, 4, 5]), tmp_path / "ties.dlx")
+    assert main([str(path), "--cheapest", "3", "--format", "json", "--jobs", "2"]) == 0
+    out, err = capsys.readouterr()
+    records = [json.loads(line) for line in out.splitlines()]
+    assert [(r["cost"], r["options"]) for r in records] == [(4, [["a"]]), (4, [["a"]]), (5, [["a"]])]
+    assert err == "The optimum costs are:\n $4 (repeated 2 times)\n $5\n"
+
+
+def test_the_command_says_when_the_budget_ran_out_and_what_it_refuses(tmp_path, capsys):
+    from dlx.cli import main
+    path = write_dlx(problems.weighted_queens(8), tmp_path / "wq8.dlx")
+    assert main([str(path), "--cheapest", "1", "--max-nodes", "40"]) == 3
+    assert capsys.readouterr().err.endswith("dlx: the budget of 40 nodes ran out: the costs above are the best "
+                                            "found, not proven best\n")
+    assert main([str(path), "--cheapest", "1", "--seed", "3", "--limit", "2"]) == 1
+    assert capsys.readouterr().err == "dlx: error: --cheapest runs Knuth's DLX5; it takes no --seed, --limit\n"
+    bounded = write_dlx(problems.k_queens(4, 2), tmp_path / "kq.dlx")
+    assert main([str(bounded), "--cheapest", "1"]) == 1
+    assert "no multiplicities" in capsys.readouterr().err
+    none = write_dlx(ExactCover([["a", "b"], ["b", "c"]], costs=[1, 2]), tmp_path / "none.dlx")
+    assert main([str(none), "--cheapest", "2"]) == 0
+    assert capsys.readouterr() == ("", "No solution.\n")
+    with pytest.raises(SystemExit):
+        main([str(path), "--cheapest", "0"])

@@ -43,7 +43,11 @@ def interrupt(module: str, argv: list[str], when: str, nth: int = 1, stdin: str 
     child.stdin.write(stdin)
     child.stdin.close()
     child.stdin = None
-    assert child.stdout.readline() == "searching\n"
+    for line in child.stdout:       # the solutions a command prints before, then the announcement
+        if line == "searching\n":
+            break
+    else:
+        raise AssertionError("the command ended before the search began")
     child.send_signal(signal.SIGINT)
     out, err = child.communicate(timeout=300)       # a hang, not a speed: an interrupted run ends at once
     return child.returncode, err
@@ -168,3 +172,20 @@ def test_ctrl_c_that_lands_in_a_finalizer_is_raised_again():
     done = subprocess.run([sys.executable, "-c", FINALIZER], capture_output=True, text=True, timeout=300,
                           check=False)
     assert (done.returncode, done.stdout, done.stderr) == (130, "interrupted\n", "")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_dlx_cheapest_stops_on_sigint_with_the_best_so_far(tmp_path):
+    path = write_dlx(problems.weighted_queens(16), tmp_path / "queens16.dlx")      # minutes with k=5000
+    status, err = interrupt("dlx", [str(path), "--cheapest", "5000"], "dlx.engines.dlx5:search", 3)  # 1: the load
+    assert status == 130
+    assert re.fullmatch(r"dlx: interrupted after \d+ improving solutions, best cost \$\d+ so far, \d+ nodes, "
+                        r"[\d.]+ seconds\n", err)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_dlx_cheapest_on_threads_stops_on_sigint(tmp_path):
+    path = write_dlx(problems.weighted_queens(16), tmp_path / "queens16.dlx")
+    status, err = interrupt("dlx", [str(path), "--cheapest", "5000", "--jobs", "2"], "dlx.engines.dlx5:search", 3)
+    assert status == 130
+    assert re.fullmatch(r"dlx: interrupted \((best cost \$\d+|no solution) so far; the threads stopped\)\n", err)
