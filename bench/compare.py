@@ -4,6 +4,7 @@
     python bench/compare.py            # about 30 minutes on 2 cores
     python bench/compare.py --quick    # about 1.5 minutes: 100 puzzles per set, one round, no pentominoes-all
     python bench/compare.py --only knuth --knuth DIR   # the engines beside Knuth's programs built in DIR
+    python bench/compare.py --only costs --knuth DIR   # the cheapest solutions beside Knuth's dlx5 and HiGHS
 
 Rows: sudoku (first solution, and limit 2: solve and prove unique) on a sample of each public set,
 counting every solution of the serg puzzles, counting classic exact-cover problems, and start-up
@@ -76,13 +77,27 @@ KNUTH = {
                                         GRACEFUL_C15, ("ssxcc", "dlx2")),
     "queens 14": (lambda: problems.queens(14), 365_596, ("ssxc1", "dlx1")),
 }
+#: Minimum-cost rows: label: (problem, k, brute force too). Beside Knuth's dlx5
+#: (``--knuth DIR``) and HiGHS (highspy, k = 1 rows without colours).
+COSTS = {
+    "weighted queens 16": (lambda: problems.weighted_queens(16), 1, False),
+    "weighted queens 12, k=100": (lambda: problems.weighted_queens(12), 100, False),
+    "set partitioning 100 items, 3,000 options": (lambda: problems.set_partitioning(100, 3000, 4, largest=6), 1, False),
+    "set partitioning 60 items, 1,500 options, k=10": (lambda: problems.set_partitioning(60, 1500, 3), 10, False),
+    "assignment 40x40": (lambda: problems.assignment(40, 1), 1, False),
+    "pentominoes 6x10, cell weights, k=10": (lambda: problems.weighted_pentominoes(6, 10), 10, False),
+    "pentominoes 5x12, cell weights": (lambda: problems.weighted_pentominoes(5, 12), 1, False),
+    "XCC: graceful C12, cost a+b per edge": (lambda: problems.weighted_graceful([(i, (i + 1) % 12) for i in range(12)]),
+                                            5, False),
+    "set partitioning 10 items, 18 options": (lambda: problems.set_partitioning(10, 18, 7), 3, True),
+}
 #: The C sudoku solvers beside dlx at f2c5c7a, measured side by side on this kind of machine by the
 #: maintainers: puzzles per CPU-second of dlx divided by theirs, limit 2 (limit 1).
 C_SUDOKU = ("fast_solv_9r2 (C DLX): dlx 1.01-1.21x as fast; kudoku (C exact cover without links): dlx 0.71-1.00x "
             "at limit 2 (serg 0.71, top1465 0.85, 17clue 0.88) and 0.61-0.97x at limit 1; tdoku (bit-parallel) "
             "8-15x faster than dlx")
 #: The report's sections, in the order they run.
-SECTIONS = ("sudoku", "generic", "startup", "whole", "knuth")
+SECTIONS = ("sudoku", "generic", "startup", "whole", "knuth", "costs")
 #: This project's columns by engine, one per name of the registry that stands for machines ("auto" is
 #: the column "dlx").
 ENGINE_COLUMNS = {f"dlx engine={name}": name for name, family in engines.ENGINES.items() if family.machines}
@@ -338,6 +353,96 @@ def beside_knuth(quick: bool, rounds: int, knuth: Path | None) -> list[Row]:
     return rows
 
 
+def dlx5_job(program: Path, problem, k: int) -> Callable[[float], Timed]:
+    """Knuth's dlx5 with ``k`` on ``problem`` (written in his format first, not timed), timed as a
+    child process; its answer is the k best costs it reports. Built as :func:`knuth_job` says."""
+    handle, name = tempfile.mkstemp(suffix=".dlx")
+    os.close(handle)
+    write_dlx(problem, name)
+    Path(name).write_text(one_character_colours(Path(name).read_text()))
+
+    def run(deadline: float) -> Timed:
+        cpu, wall = children_cpu(), time.perf_counter()
+        with open(name, "rb") as source:
+            try:
+                done = subprocess.run([str(program), f"k{k}"], stdin=source, capture_output=True, text=True,
+                                      timeout=max(1.0, deadline - time.process_time()), check=True)
+            except subprocess.TimeoutExpired:
+                raise OverBudget from None
+        cpu, wall = children_cpu() - cpu, time.perf_counter() - wall
+        costs: list[int] = []
+        if "The optimum cost" in done.stderr:
+            for cost, times in re.findall(r"\$(\d+)(?: \(repeated (\d+) times\))?",
+                                          done.stderr.split("The optimum cost")[-1]):
+                costs += [int(cost)] * (int(times) if times else 1)
+        return Timed(costs, cpu, wall)
+    return run
+
+
+def cheapest_job(problem, k: int) -> Callable[[float], list[int]]:
+    """This project's DLX5 on a fresh copy of ``problem`` each run: its structure (taxes, sorted
+    lists) is built and timed, the problem's own reading is not (Knuth's parse is in his time)."""
+    def run(deadline: float) -> list[int]:
+        return [p.cost for p in problem.with_costs(problem.option_costs).cheapest(k)]
+    return run
+
+
+def highs_job(problem) -> Callable[[float], list[int]] | None:
+    """HiGHS on the problem as a 0/1 integer program (bench/milp.py): its optimum."""
+    try:
+        import highspy  # noqa: F401
+    except ImportError:
+        return None
+    import milp
+    if problem.option_colours is not None:
+        return None
+
+    def run(deadline: float) -> list[int]:
+        best = milp.optimum(problem)
+        return [] if best is None else [best]
+    return run
+
+
+def brute_job(problem, k: int) -> Callable[[float], list[int]]:
+    """Every subset of the options, checked: the k least costs."""
+    from itertools import combinations
+
+    def run(deadline: float) -> list[int]:
+        sets = [set(problem.option_items[problem.option_start[o]:problem.option_start[o + 1]].tolist())
+                for o in range(problem.n_options)]
+        found = []
+        for size in range(problem.n_options + 1):
+            for chosen in combinations(range(problem.n_options), size):
+                if time.process_time() > deadline:
+                    raise OverBudget
+                covered = [i for o in chosen for i in sets[o]]
+                if len(covered) == len(set(covered)) == problem.n_items:
+                    found.append(sum(int(problem.option_costs[o]) for o in chosen))
+        return sorted(found)[:k]
+    return run
+
+
+def cost_rows(quick: bool, rounds: int, knuth: Path | None) -> list[Row]:
+    """The k cheapest solutions: this project beside Knuth's dlx5, HiGHS and brute force."""
+    rows = []
+    for label, (make, k, brute) in COSTS.items():
+        problem = make()
+        want = [p.cost for p in problem.cheapest(k)]       # every other column must agree
+        jobs: dict[str, Callable] = {"dlx": cheapest_job(problem, k)}
+        if knuth and (knuth / "dlx5").exists():
+            jobs["DLX5"] = dlx5_job(knuth / "dlx5", problem, k)
+        highs = highs_job(problem)
+        if highs is not None:
+            jobs["HiGHS"] = highs
+        if brute:
+            jobs["brute force"] = brute_job(problem, k)
+        check = lambda got, want=want, k=k: None if got == want or (len(got) == 1 and got == want[:1]) \
+            else f"costs {got[:3]}"
+        rows.append(Row(f"{label}: ${want[0]:,}", "seconds", 1, race(jobs, check, 1 if quick else rounds, 600)))
+        progress(rows[-1])
+    return rows
+
+
 # --- output --------------------------------------------------------------------------------------
 
 def progress(row: Row) -> None:
@@ -463,6 +568,13 @@ def report(sections: dict[str, list[Row]], rivals: list[Rival], settings: str, m
                    + " | ".join(shown(row, row.cells.get(n), "cpu", ratio=False)
                                 for n in ("dlx", *ENGINE_COLUMNS))
                    + f" | {theirs} |")
+    out += ["", "## The cheapest solutions (minimum-cost exact cover): CPU seconds", "",
+            ("dlx's `cheapest(k)` (Knuth's DLX5, its structure built in the time) beside Knuth's dlx5 (C, clang -O3 "
+             "-march=native, the whole process; absent unless --knuth names where it is built), HiGHS (a 0/1 "
+             "integer program, k = 1 only: it finds one optimum; no colours) and brute force on the smallest. "
+             "Every answer checked: the same k best costs (HiGHS: the least). In parentheses: that time "
+             "divided by dlx's."), "",
+            *table(sections["costs"], ["dlx", "DLX5", "HiGHS", "brute force"], "problem: the least cost", "cpu")]
     out += ["", "## Wall time of the same runs", "",
             *table(sections["sudoku"], names, "puzzles (per wall-second)", "wall"), "",
             *table(sections["generic"], counters, "problem (wall seconds)", "wall"), "",
@@ -517,7 +629,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, help="rounds per row (default 3, --quick 1)")
     parser.add_argument("--budget", type=float, help="seconds a solver may take on one run (default 60, --quick 5)")
     parser.add_argument("--knuth", type=Path, metavar="DIR",
-                        help="where Knuth's dlx1, dlx2, dlx3, ssxc1 and ssxcc are built: run them beside the engines")
+                        help="where Knuth's dlx1, dlx2, dlx3, dlx5, ssxc1 and ssxcc are built: run them beside the "
+                             "engines")
     parser.add_argument("--only", choices=SECTIONS, action="append",
                         help="run only this section (may be repeated); the report holds the sections run")
     args = parser.parse_args()
@@ -543,6 +656,7 @@ def main() -> None:
         "startup": lambda: startup_rows(rivals, rounds),
         "whole": lambda: whole_sets(args.quick, rounds),
         "knuth": lambda: beside_knuth(args.quick, rounds, args.knuth),
+        "costs": lambda: cost_rows(args.quick, rounds, args.knuth),
     }
     sections = {name: makers[name]() if not args.only or name in args.only else [] for name in SECTIONS}
     settings = (f"{'--quick: ' if args.quick else ''}{size} puzzles per set, {rounds} round{'s' * (rounds > 1)}, "

@@ -21,7 +21,7 @@ import numpy as np
 from . import checks
 from .engines import dlx5
 from .engines.base import FLOOR, NODES, PHASE, SOLUTIONS, STOP
-from .search import WORK, SearchStats, _total
+from .search import WORK, SearchStats
 from .status import Status, of_code
 
 #: Solutions asked of the kernel per call while iterating (the first comes at once).
@@ -97,9 +97,9 @@ class Cheapest(Iterator[Priced]):
     >>> ec = ExactCover([["a", "b"], ["a"], ["b"], ["b", "c"], ["c"]], costs=[5, 1, 3, 2, 2])
     >>> run = ec.improving(k=2)
     >>> list(run)
-    [Priced(cost=4, options=(1, 3)), Priced(cost=6, options=(1, 2, 4))]
+    [Priced(cost=3, options=(1, 3)), Priced(cost=6, options=(1, 2, 4))]
     >>> run.best, run.stats.nodes
-    ([Priced(cost=4, options=(1, 3)), Priced(cost=6, options=(1, 2, 4))], 7)
+    ([Priced(cost=3, options=(1, 3)), Priced(cost=6, options=(1, 2, 4))], 6)
 
     Cost: the structure is built once per problem (O(entries log)); a run copies it.
     """
@@ -119,7 +119,7 @@ class Cheapest(Iterator[Priced]):
         if forced:
             self._machine.choice[:len(forced)] = forced
             self._state[FLOOR] = len(forced)
-        self._max_nodes = _total(0, checks.check_count(max_nodes, "max_nodes"))
+        self._max_nodes = checks.past(0, checks.check_count(max_nodes, "max_nodes"))
         depth = self._machine.choice.size
         self._out = np.zeros(depth * MAX_BATCH, np.int32)
         self._ends = np.zeros(MAX_BATCH, np.int32)
@@ -213,7 +213,7 @@ class Cheapest(Iterator[Priced]):
         """Let a paused run go on for at most ``max_nodes`` more nodes (None: no budget)."""
         if self._status == Status.COMPLETE:
             return self
-        self._max_nodes = _total(int(self._state[NODES]), checks.check_count(max_nodes, "max_nodes"))
+        self._max_nodes = checks.past(int(self._state[NODES]), checks.check_count(max_nodes, "max_nodes"))
         self._state[STOP] = 0
         self._status = Status.RUNNING
         return self

@@ -10,7 +10,7 @@ import os
 
 import numpy as np
 
-__all__ = ["UNLIMITED", "check_count", "cores", "jobs", "whole"]
+__all__ = ["UNLIMITED", "check_count", "cores", "jobs", "past", "whole"]
 
 #: No limit, as the kernels take it (int64): no search gets this far.
 UNLIMITED = np.iinfo(np.int64).max
@@ -40,6 +40,12 @@ def check_count(value: int | None, name: str, minimum: int = 0) -> int:
     except ValueError:
         raise ValueError(f"{name} must be None (no limit) or a whole number of at least {minimum}, "
                          f"not {value!r}") from None
+
+
+def past(done: int, more: int) -> int:
+    """A limit ``more`` past ``done`` (a count so far, for a run that resumes), kept within the
+    kernels' int64."""
+    return min(done + more, UNLIMITED)
 
 
 def cores() -> int:

@@ -442,11 +442,11 @@ class ExactCover:
 
         >>> ec = ExactCover([["a", "b"], ["a"], ["b"], ["b", "c"], ["c"]], costs=[5, 1, 3, 2, 2])
         >>> ec.cheapest()
-        [Priced(cost=4, options=(1, 3))]
+        [Priced(cost=3, options=(1, 3))]
         >>> ec.cheapest(k=5)
-        [Priced(cost=4, options=(1, 3)), Priced(cost=6, options=(1, 2, 4)), Priced(cost=7, options=(0, 4))]
+        [Priced(cost=3, options=(1, 3)), Priced(cost=6, options=(1, 2, 4)), Priced(cost=7, options=(0, 4))]
         >>> ec.stats.nodes, ec.stats.updates
-        (7, 28)
+        (7, 9)
 
         The search (:mod:`dlx.engines.dlx5`) branches on the item with the fewest options it can
         still afford and abandons a partial solution as soon as it costs as much as the ``k``-th

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import engines, tracing
-from .checks import UNLIMITED, check_count, whole
+from .checks import UNLIMITED, check_count, past, whole
 from .engines.base import CLEANSINGS, NODES, PHASE, SOLUTIONS, STOP, UPDATES, Machine
 from .engines.problem import Problem
 from .status import Status, of_code
@@ -109,8 +109,8 @@ class Search(Iterator[tuple[int, ...]]):
         self._prepared = self._searched.prepared(self.engine_name)
         self.engine = self._prepared.engine
         self._trace = tracing.Recorder(self.engine, trace, self._order, items) if trace else None
-        self._limit = _total(0, check_count(limit, "limit"))
-        self._max_nodes = _total(0, check_count(max_nodes, "max_nodes"))
+        self._limit = past(0, check_count(limit, "limit"))
+        self._max_nodes = past(0, check_count(max_nodes, "max_nodes"))
         self._close_at_end = close_at_end
         self._structure = self._prepared.acquire(self)
         self._machine = self.engine.start(self._structure)
@@ -253,8 +253,8 @@ class Search(Iterator[tuple[int, ...]]):
         if self._closed:
             raise ValueError(f"this search is closed ({self._status}); start a new one")
         solutions, nodes = int(self._state[SOLUTIONS]), int(self._state[NODES])
-        self._limit = _total(solutions, check_count(limit, "limit"))
-        self._max_nodes = _total(nodes, check_count(max_nodes, "max_nodes"))
+        self._limit = past(solutions, check_count(limit, "limit"))
+        self._max_nodes = past(nodes, check_count(max_nodes, "max_nodes"))
         self._state[STOP] = 0
         if self._status != Status.COMPLETE:
             self._status = Status.RUNNING
@@ -299,8 +299,3 @@ class Search(Iterator[tuple[int, ...]]):
 
 SearchStats.__doc__ = (SearchStats.__doc__ or "").replace("{counting}", "\n    ".join(
     textwrap.wrap(engines.counting(), 96, break_on_hyphens=False)))
-
-
-def _total(done: int, more: int) -> int:
-    """A limit ``more`` past ``done``, kept within the kernels' int64."""
-    return min(done + more, UNLIMITED)
