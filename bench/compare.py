@@ -80,16 +80,17 @@ KNUTH = {
 #: Minimum-cost rows: label: (problem, k, brute force too). Beside Knuth's dlx5
 #: (``--knuth DIR``) and HiGHS (highspy, k = 1 rows without colours).
 COSTS = {
-    "weighted queens 16": (lambda: problems.weighted_queens(16), 1, False),
-    "weighted queens 12, k=100": (lambda: problems.weighted_queens(12), 100, False),
-    "set partitioning 100 items, 3,000 options": (lambda: problems.set_partitioning(100, 3000, 4, largest=6), 1, False),
+    "weighted queens 20": (lambda: problems.weighted_queens(20), 1, False),
+    "weighted queens 14, k=1000": (lambda: problems.weighted_queens(14), 1000, False),
+    "set partitioning 100 items, 3,000 options": (lambda: problems.set_partitioning(100, 3000, 4, largest=6), 1,
+                                                  False),
     "set partitioning 60 items, 1,500 options, k=10": (lambda: problems.set_partitioning(60, 1500, 3), 10, False),
     "assignment 40x40": (lambda: problems.assignment(40, 1), 1, False),
     "pentominoes 6x10, cell weights, k=10": (lambda: problems.weighted_pentominoes(6, 10), 10, False),
     "pentominoes 5x12, cell weights": (lambda: problems.weighted_pentominoes(5, 12), 1, False),
-    "XCC: graceful C12, cost a+b per edge": (lambda: problems.weighted_graceful([(i, (i + 1) % 12) for i in range(12)]),
-                                            5, False),
-    "set partitioning 10 items, 18 options": (lambda: problems.set_partitioning(10, 18, 7), 3, True),
+    "XCC: graceful C12, cost a+b per edge, k=50": (
+        lambda: problems.weighted_graceful([(i, (i + 1) % 12) for i in range(12)]), 50, False),
+    "set partitioning 10 items, 18 options, k=3": (lambda: problems.set_partitioning(10, 18, 7), 3, True),
 }
 #: The C sudoku solvers beside dlx at f2c5c7a, measured side by side on this kind of machine by the
 #: maintainers: puzzles per CPU-second of dlx divided by theirs, limit 2 (limit 1).

@@ -10,6 +10,7 @@ to the end (or splits it over threads) and returns the ``k`` best. Costs are the
 from __future__ import annotations
 
 import concurrent.futures
+import heapq
 import threading
 import time
 from collections import deque
@@ -125,7 +126,10 @@ class Cheapest(Iterator[Priced]):
         self._ends = np.zeros(MAX_BATCH, np.int32)
         self._paid = np.zeros(MAX_BATCH, np.int64)
         self._found: deque[Priced] = deque()
-        self._kept: list[tuple[int, int, Priced]] = []     # (cost, order found, solution): the k best
+        self._lazy = True               # keep each solution for the iterator (run() does not)
+        # the k best as a heap whose root is the dearest, the latest found among equals:
+        # (-cost, -order found, solution)
+        self._kept: list[tuple[int, int, Priced]] = []
         self._seen = 0
         self._batch = 1
         self.seconds = 0.0
@@ -143,7 +147,7 @@ class Cheapest(Iterator[Priced]):
     @property
     def best(self) -> list[Priced]:
         """The ``k`` cheapest solutions found so far, cheapest first, ties in the order found."""
-        return [priced for _, _, priced in sorted(self._kept)]
+        return [priced for _, _, priced in sorted(self._kept, reverse=True)]
 
     @property
     def costs(self) -> list[int]:
@@ -163,10 +167,13 @@ class Cheapest(Iterator[Priced]):
     def run(self) -> list[Priced]:
         """Search to the end (or the budget, or a stop) and return :attr:`best`."""
         self._found.clear()
-        while self._status == Status.RUNNING:
-            self._batch = MAX_BATCH
-            self._fill()
-            self._found.clear()
+        self._lazy = False
+        try:
+            while self._status == Status.RUNNING:
+                self._batch = MAX_BATCH
+                self._fill()
+        finally:
+            self._lazy = True
         return self.best
 
     def _fill(self) -> None:
@@ -186,18 +193,23 @@ class Cheapest(Iterator[Priced]):
             # from the counter, not a return value: an interrupt must not lose solutions found
             found = int(self._state[SOLUTIONS]) - before
             ends = self._ends[:found].tolist()
+            out = self._out[:ends[-1] if ends else 0].tolist()
+            paid = self._paid[:found].tolist()
             for j, (a, b) in enumerate(zip([0, *ends], ends)):
-                self._keep(Priced(self.total_tax + int(self._paid[j]), tuple(sorted(self._out[a:b].tolist()))))
+                self._keep(Priced(self.total_tax + paid[j], tuple(sorted(out[a:b]))))
             self.problem.structures.note(self.stats)
 
     def _keep(self, priced: Priced) -> None:
         """Record a solution that beat the k-th best: the dearest of the k (the latest found among
         equals) makes way, as the root of DLX5's heap does."""
-        if len(self._kept) == self.k:
-            self._kept.remove(max(self._kept))
         self._seen += 1
-        self._kept.append((priced.cost, self._seen, priced))
-        self._found.append(priced)
+        entry = (-priced.cost, -self._seen, priced)
+        if len(self._kept) == self.k:
+            heapq.heapreplace(self._kept, entry)
+        else:
+            heapq.heappush(self._kept, entry)
+        if self._lazy:
+            self._found.append(priced)
 
     def check(self) -> None:
         """Raise :class:`dlx.engines.base.StructureError` unless this run, having ended, left its
