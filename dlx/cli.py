@@ -192,8 +192,7 @@ def _cheapest(problem: ExactCover, args: argparse.Namespace, draw: Draw | None, 
     from .cheapest import Cheapest, Interrupted, cheapest
     refused = [flag for flag, given in (("--dask", args.dask is not None), ("--trace", args.trace),
                                         ("--seed", args.seed is not None), ("--limit", args.limit is not None),
-                                        ("--engine", args.engine != engines.DEFAULT),
-                                        ("--max-nodes with --jobs", args.max_nodes is not None and args.jobs != 1))
+                                        ("--engine", args.engine != engines.DEFAULT))
                if given]
     if refused:
         print(f"dlx: error: --cheapest runs Knuth's DLX5; it takes no {', '.join(refused)}", file=sys.stderr)
@@ -202,7 +201,7 @@ def _cheapest(problem: ExactCover, args: argparse.Namespace, draw: Draw | None, 
         if args.jobs != 1:
             printed.append("(the threads stopped; no solution is proven best)")
             try:
-                best = cheapest(problem, args.cheapest, jobs=args.jobs or None)
+                best = cheapest(problem, args.cheapest, jobs=args.jobs or None, max_nodes=args.max_nodes)
             except Interrupted as e:
                 printed[1] = f"({_best_so_far(e.best)}; the threads stopped)"
                 raise

@@ -453,8 +453,8 @@ class ExactCover:
         best found so far: the figures in ``stats`` are DLX5's, node for node. ``max_nodes`` bounds
         it (``stats.status`` then says ``"max_nodes"``, and the answer is the best found, not
         proven); Ctrl-C raises :class:`dlx.cheapest.Interrupted` holding the best found so far.
-        ``jobs`` threads (None: one per core) split the search at its first level, each piece with
-        its own ``k`` best: the same costs, nodes of their own. :meth:`improving` is the run
+        ``jobs`` threads (None: one per core) split the search at its first level; the pieces share
+        the best costs they find as they go: the same ``k`` best costs, nodes of their own. :meth:`improving` is the run
         itself, lazily. Colours work with costs; bounds (multiplicities) are refused.
         """
         from .cheapest import cheapest

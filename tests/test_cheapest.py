@@ -235,6 +235,15 @@ def test_budget_reports_the_best_found_so_far():
     assert best and best[0].cost >= 263 and problem.is_solution(best[0].options, best[0].cost)
 
 
+def test_a_budget_is_shared_by_the_threads():
+    problem = problems.weighted_queens(10, 1)
+    best = problem.cheapest(2, max_nodes=300, jobs=2)
+    assert problem.stats.status == "max_nodes" and problem.stats.nodes <= 300
+    assert all(problem.is_solution(p.options, p.cost) for p in best)
+    assert [p.cost for p in problem.cheapest(2, max_nodes=10 ** 9, jobs=2)] == [276, 282]
+    assert problem.stats.status == "complete"
+
+
 def test_stop_from_another_thread_pauses_and_resume_finishes():
     problem = problems.weighted_pentominoes(3, 20)
     run = problem.improving()
@@ -302,8 +311,6 @@ def test_refusals_and_bad_arguments():
     for k in (0, -1, 1.5, "2", 15001):
         with pytest.raises(ValueError, match="k must be"):
             problems.queens(4).cheapest(k)
-    with pytest.raises(ValueError, match="max_nodes"):
-        problems.queens(4).cheapest(max_nodes=10, jobs=2)
     with pytest.raises(ProblemError, match="3 given for 2 options"):
         ExactCover([["a"], ["a"]], costs=[1, 2, 3])
     with pytest.raises(ProblemError, match="option 1 costs -2"):
