@@ -17,6 +17,9 @@ counts and limits, a run paused on node budgets and resumed with the structure c
 pause, a seeded run, a split into pieces searched one by one, a run on two threads, Batch.solve
 on rows of random givens, Batch.reduce of a solution (every engine must reduce it alike), and the
 ZDD of the memoised search (its count, its solutions in order, on two threads, count(memo=True)).
+Problems without bounds also get costs (drawn from the check's seed) for the minimum-cost search
+(Knuth's DLX5), against the set-based DLX5 of tests/naive.py: every improving solution in order and
+its figures, a run paused on budgets, and the k best costs on two threads.
 
 A disagreement is shrunk (options, then items, then bounds and colours taken away while the same
 check still fails) and written as JSON to ``--out`` (default ``fuzz-failures/``): the problem, the
@@ -39,7 +42,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 import numpy as np
-from naive import Counts, Tally, algorithm_m, algorithm_x
+from naive import CostCounts, Counts, Tally, algorithm_m, algorithm_x, cheapest_x
 
 import dlx
 from dlx import Batch, ExactCover, engines, parallel
@@ -432,14 +435,52 @@ def path_zdd(name, p, ec, o, rng):
 PATHS: dict[str, Callable] = {"search": path_search, "count": path_count, "pause": path_pause, "seed": path_seed,
                               "split": path_split, "threads": path_threads, "batch": path_batch,
                               "reduce": path_reduce}
+def path_cheapest(name, p, ec, o, rng):
+    """DLX5 (``ExactCover.cheapest``) with costs drawn from the check's seed, beside the set-based
+    DLX5: the improving solutions and the figures, a paused run, two threads."""
+    costs = [rng.choice((0, 1, 2, 5, rng.randint(0, 50))) for _ in p.options]
+    k = rng.choice((1, 1, 2, 3, 8))
+    lenthresh = rng.choice((10, 10, 1, 2, 3))
+    priced = ec.with_costs(costs)
+    counts = CostCounts()
+    expected = []
+    for found in cheapest_x(p.entries(), costs, p.primary, p.secondary, k, lenthresh, counts):
+        expected.append(found)
+        if counts.nodes > ORACLE_NODES:
+            return None
+    run = dlx.cheapest.Cheapest(priced, k, lenthresh=lenthresh)
+    got = [tuple(x) for x in run]
+    if got != expected:
+        return f"cheapest(k={k}, h={lenthresh}): {got[:3]}..., the oracle {expected[:3]}..."
+    s = run.stats
+    if (s.nodes, s.updates, s.cleansings) != (counts.nodes, counts.updates, counts.cleansings):
+        return f"cheapest figures {(s.nodes, s.updates, s.cleansings)}, the oracle's {counts}"
+    run.check()
+    paused = dlx.cheapest.Cheapest(priced, k, lenthresh=lenthresh, max_nodes=rng.randint(1, 5))
+    again = []
+    while True:
+        again += [tuple(x) for x in paused]
+        if paused.status == "complete":
+            break
+        paused.resume(max_nodes=rng.randint(1, 5))
+    if again != expected or paused.stats.nodes != s.nodes:
+        return "cheapest paused and resumed: not one run"
+    two = [q.cost for q in priced.cheapest(k, jobs=2)]
+    if two != [q.cost for q in run.best]:
+        return f"cheapest on two threads: costs {two}, one run {[q.cost for q in run.best]}"
+    return None
+
+
 #: The memoised search is one engine's path of its own (it chooses items as Dancing Links do).
 MEMO = ("memo", "zdd")
+#: The minimum-cost search: a machine of its own (problems without bounds).
+CHEAPEST = ("dlx5", "cheapest")
 
 
 def checks_for(p: Problem, ec: ExactCover) -> list[tuple[str, str]]:
     """The (engine, path) pairs that apply to ``p``."""
     pairs = [(e, path) for e in ENGINES if machine_of(e, ec) is not None for path in PATHS]
-    return pairs + [MEMO]
+    return pairs + [MEMO] + ([CHEAPEST] if not p.bounds else [])
 
 
 def run_check(engine: str, path: str, p: Problem, seed: int) -> str | None:
@@ -455,6 +496,8 @@ def run_check(engine: str, path: str, p: Problem, seed: int) -> str | None:
             warnings.simplefilter("ignore", dlx.ProblemWarning)
             if (engine, path) == MEMO:
                 return path_zdd(engine, p, ec, o, rng)
+            if (engine, path) == CHEAPEST:
+                return path_cheapest(engine, p, ec, o, rng)
             if machine_of(engine, ec) is None:
                 return None
             return PATHS[path](engine, p, ec, o, rng)

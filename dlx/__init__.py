@@ -31,8 +31,8 @@ _WHERE = {"__version__": "dlx._version", "Batch": "batch", "BatchResult": "batch
           "ProblemWarning": "model", "Search": "search", "SearchStats": "search",
           "Status": "status", "ZDD": "zdd", "read_dlx": "formats", "write_dlx": "formats"}
 #: Submodules a user reaches as attributes (``dlx.problems.queens(8)``).
-_SUBMODULES = ("batch", "cli", "engines", "formats", "matrix", "memo", "model", "problems", "search", "status",
-               "zdd")
+_SUBMODULES = ("batch", "cheapest", "cli", "engines", "formats", "matrix", "memo", "model", "problems", "search",
+               "status", "zdd")
 
 __all__ = sorted(_WHERE, key=str.lower)
 __getattr__, __dir__ = loader(__name__, _WHERE, _SUBMODULES)
