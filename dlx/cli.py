@@ -224,10 +224,11 @@ def _cheapest(problem: ExactCover, args: argparse.Namespace, draw: Draw | None, 
             solutions = improving()
             print_solutions(problem, itertools.islice(solutions, shown), args.format, draw, printed, costs=found)
             more = sum(1 for _ in solutions)
+            best = run.best
             if more and _is_terminal(sys.stdout):
                 sys.stdout.write(f"\n({more} more improving solution{'' if more == 1 else 's'}; --all prints "
-                                 f"every one)\n")
-            best = run.best
+                                 f"every one; the cheapest:)\n\n")
+                print_solutions(problem, [best[0].options], args.format, draw, costs=[best[0].cost])
             stats = run.stats
     except ValueError as e:
         print(f"dlx: error: {args.file}: {e}", file=sys.stderr)

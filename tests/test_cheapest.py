@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import pickle
+import sys
 import threading
 import warnings
 from dataclasses import replace
@@ -22,6 +24,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from naive import CostCounts, cheapest_brute_force, cheapest_x
+from support import EXAMPLES
 
 import dlx
 from dlx import ExactCover, ProblemError, problems, read_dlx, write_dlx
@@ -470,3 +473,28 @@ def test_the_command_says_when_the_budget_ran_out_and_what_it_refuses(tmp_path, 
     assert capsys.readouterr() == ("", "No solution.\n")
     with pytest.raises(SystemExit):
         main([str(path), "--cheapest", "0"])
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a POSIX terminal")
+def test_on_a_terminal_the_command_shows_a_few_improvements_and_the_cheapest():
+    import pty
+    pid, fd = pty.fork()
+    if pid == 0:        # the child: the command, its stdout a terminal
+        os.execv(sys.executable, [sys.executable, "-m", "dlx", str(EXAMPLES / "weighted_queens8.dlx"), "--cheapest",
+                                  "2"])
+    shown = b""
+    while True:
+        try:
+            data = os.read(fd, 1 << 16)
+        except OSError:         # the terminal closed with the child
+            break
+        if not data:
+            break
+        shown += data
+    os.waitpid(pid, 0)
+    text = shown.decode().replace("\r\n", "\n")
+    improving = list(problems.weighted_queens(8).improving(2))
+    assert [line for line in text.splitlines() if line.startswith("cost ")] == \
+        [f"cost {p.cost}" for p in improving[:3]] + ["cost 263"]
+    assert f"({len(improving) - 3} more improving solutions; --all prints every one; the cheapest:)" in text
+    assert text.endswith("The optimum costs are:\n $263\n $264\n")
