@@ -387,8 +387,8 @@ def _parser() -> argparse.ArgumentParser:
         prog="dlx",
         description=textwrap.fill(
             "Exact cover with Dancing Links. Solves a problem in Knuth's DLX format (with DLX2's "
-            "colours, item:colour, and DLX3's bounds, lo:hi|item), or a classic by name. Prints each "
-            "solution (its chosen options as their item names, one option per line, or a picture for "
+            "colours, item:colour, DLX3's bounds, lo:hi|item, and DLX5's costs, |n), or a classic by "
+            "name. Prints each solution (its chosen options as their item names, one option per line, or a picture for "
             "a classic; a blank line between solutions). To a terminal it shows the first "
             f"{SHOWN} solutions, counts the rest and prints the number (--all shows every one); to a "
             "pipe or a file it writes every solution and nothing else. A long search draws a progress "
@@ -397,7 +397,8 @@ def _parser() -> argparse.ArgumentParser:
             "dlx problem.dlx", "dlx < problem.dlx --count", "dlx queens 12", "dlx queens 12 --count --stats",
             "dlx queens 8 --all", "dlx langford 12 --limit 1", "dlx pentominoes 6x10 --limit 1",
             "dlx problem.dlx --format json | head", "dlx dominoes 12x12 --count --memo",
-            "dlx problem.dlx --zdd problem.zdd")) + "\nexit status:\n" + "".join(
+            "dlx problem.dlx --zdd problem.zdd",
+            "dlx problem.dlx --cheapest 3 --stats")) + "\nexit status:\n" + "".join(
             f"  {code:<4} {meaning}\n" for code, meaning in (
                 (0, "the search is done"), (ERROR, "a bad file or problem, or an engine that cannot take it"),
                 (USAGE, "a usage error (a bad flag or value)"),
