@@ -124,10 +124,8 @@ class Cheapest(Iterator[Priced]):
             self._machine.choice[:len(forced)] = forced
             self._state[FLOOR] = len(forced)
         self._max_nodes = checks.past(0, checks.check_count(max_nodes, "max_nodes"))
-        depth = self._machine.choice.size
-        self._out = np.zeros(depth * MAX_BATCH, np.int32)
-        self._ends = np.zeros(MAX_BATCH, np.int32)
-        self._paid = np.zeros(MAX_BATCH, np.int64)
+        self._out = self._ends = np.zeros(0, np.int32)      # sized by what a call asks for
+        self._paid = np.zeros(0, np.int64)
         self._found: deque[Priced] = deque()
         self._lazy = True               # keep each solution for the iterator (run() does not)
         # the k best as a heap whose root is the dearest, the latest found among equals:
@@ -186,10 +184,18 @@ class Cheapest(Iterator[Priced]):
         self._lazy = False
         try:
             self._batch = solutions
-            self._fill(TRADE)
+            self._fill(TRADE, once=True)
         finally:
             self._lazy = True
         return self._paid_last
+
+    def release(self) -> None:
+        """Let go of the structure and the buffers of a run that has ended (a split search keeps
+        its pieces' answers, not their copies of the links)."""
+        if self._status == Status.COMPLETE:
+            self._links = None  # type: ignore[assignment]  # an ended run never searches again
+            self._out = self._ends = np.zeros(0, np.int32)
+            self._paid = np.zeros(0, np.int64)
 
     @property
     def cutoff(self) -> int:
@@ -209,12 +215,19 @@ class Cheapest(Iterator[Priced]):
         if self._status == Status.RUNNING:
             self._status = Status.MAX_NODES
 
-    def _fill(self, work: int = WORK) -> None:
+    def _fill(self, work: int = WORK, once: bool = False) -> None:
+        """Run the kernel until it finds solutions (``once``: one call, whatever it finds), the
+        end, the budget or a stop; keep what it found."""
         self._paid_last = []
         if self._status != Status.RUNNING:
             return
         want = self._batch
         self._batch = min(2 * self._batch, MAX_BATCH)
+        depth = self._machine.choice.size
+        if self._ends.size < want:
+            self._ends = np.zeros(want, np.int32)
+            self._paid = np.zeros(want, np.int64)
+            self._out = np.zeros(max(depth, min(want * depth, 1 << 18)), np.int32)
         before = int(self._state[SOLUTIONS])
         started = time.perf_counter()
         try:
@@ -222,7 +235,7 @@ class Cheapest(Iterator[Priced]):
                 dlx5.search(self._links, self._machine, want, self._max_nodes, work, self.lenthresh,
                             self._out, self._ends, self._paid)
                 self._status = of_code(int(self._state[PHASE]))
-                if work != WORK:
+                if once:
                     break
         finally:
             self.seconds += time.perf_counter() - started
@@ -332,13 +345,17 @@ def _split(problem: Any, k: int, threads: int, lenthresh: int, max_nodes: int) -
     if refusal(problem):
         raise ValueError(refusal(problem))
     pristine, _ = structure(problem)
-    pieces = [Cheapest(problem, k, lenthresh=lenthresh, forced=(int(node),))
-              for node in dlx5.root_options(pristine, lenthresh)]
+    roots = dlx5.root_options(pristine, lenthresh).tolist()
+    # a piece is made when a thread takes it, and lets go of its copy of the links when done
+    pieces: list[Cheapest | None] = [None] * len(roots)
     shared = _Shared(k, max(0, max_nodes - 1))         # the root node is the split's
     started = time.perf_counter()
     stopping = threading.Event()
 
-    def work(piece: Cheapest) -> None:
+    def work(index: int) -> None:
+        if stopping.is_set() or shared.budget == 0:
+            return                  # never started: the merge counts it as unfinished
+        piece = pieces[index] = Cheapest(problem, k, lenthresh=lenthresh, forced=(roots[index],))
         while not stopping.is_set() and piece.status in (Status.RUNNING, Status.MAX_NODES):
             grant = shared.take()
             if grant == 0:
@@ -357,17 +374,19 @@ def _split(problem: Any, k: int, threads: int, lenthresh: int, max_nodes: int) -
             used = int(piece.stats.nodes) - before
             if piece.status != Status.MAX_NODES:
                 shared.give_back(grant - used)
+        piece.release()
 
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=threads)
     try:
-        for done in [pool.submit(work, piece) for piece in pieces]:
+        for done in [pool.submit(work, index) for index in range(len(roots))]:
             done.result()
     except KeyboardInterrupt:
         stopping.set()
         for piece in pieces:
-            piece.stop()
+            if piece is not None:
+                piece.stop()
         pool.shutdown(wait=True, cancel_futures=True)
-        best, stats = _merged(pieces, k, time.perf_counter() - started)
+        best, stats = _merged(pieces, k, time.perf_counter() - started, Status.STOPPED)
         problem.structures.note(stats)
         raise Interrupted(best, stats) from None
     pool.shutdown(wait=True)
@@ -376,13 +395,16 @@ def _split(problem: Any, k: int, threads: int, lenthresh: int, max_nodes: int) -
     return best
 
 
-def _merged(pieces: list[Cheapest], k: int, seconds: float) -> tuple[list[Priced], SearchStats]:
+def _merged(pieces: list[Cheapest | None], k: int, seconds: float,
+            unstarted: Status = Status.MAX_NODES) -> tuple[list[Priced], SearchStats]:
     """The k best of the pieces (each piece's own tree: no solution twice) and their figures added
-    up."""
-    ranked = sorted((priced.cost, p, j, priced) for p, piece in enumerate(pieces)
+    up; a piece never started (the budget was spent, or the search stopped) makes the whole
+    ``unstarted``."""
+    ranked = sorted((priced.cost, p, j, priced) for p, piece in enumerate(pieces) if piece is not None
                     for j, priced in enumerate(piece.best))
     total = SearchStats(1, 0, 0, 0.0, Status.COMPLETE, 0, NAME)      # the root node, which no piece counts
     for piece in pieces:
-        total = total + piece.stats
+        total = total + (piece.stats if piece is not None else
+                         SearchStats(0, 0, 0, 0.0, unstarted, 0, NAME))
     stats = SearchStats(total.nodes, total.updates, total.solutions, seconds, total.status, total.cleansings, NAME)
     return [priced for *_, priced in ranked[:k]], stats
