@@ -192,7 +192,7 @@ def _cheapest(problem: ExactCover, args: argparse.Namespace, draw: Draw | None, 
     from .cheapest import Cheapest, Interrupted, cheapest
     refused = [flag for flag, given in (("--dask", args.dask is not None), ("--trace", args.trace),
                                         ("--seed", args.seed is not None), ("--limit", args.limit is not None),
-                                        ("--engine", args.engine != engines.DEFAULT))
+                                        ("--engine", args.engine != engines.DEFAULT), ("--count", args.count))
                if given]
     if refused:
         print(f"dlx: error: --cheapest runs Knuth's DLX5; it takes no {', '.join(refused)}", file=sys.stderr)

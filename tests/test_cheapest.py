@@ -463,8 +463,8 @@ def test_the_command_says_when_the_budget_ran_out_and_what_it_refuses(tmp_path, 
     assert main([str(path), "--cheapest", "1", "--max-nodes", "40"]) == 3
     assert capsys.readouterr().err.endswith("dlx: the budget of 40 nodes ran out: the costs above are the best "
                                             "found, not proven best\n")
-    assert main([str(path), "--cheapest", "1", "--seed", "3", "--limit", "2"]) == 1
-    assert capsys.readouterr().err == "dlx: error: --cheapest runs Knuth's DLX5; it takes no --seed, --limit\n"
+    assert main([str(path), "--cheapest", "1", "--seed", "3", "--limit", "2", "--count"]) == 1
+    assert capsys.readouterr().err == "dlx: error: --cheapest runs Knuth's DLX5; it takes no --seed, --limit, --count\n"
     bounded = write_dlx(problems.k_queens(4, 2), tmp_path / "kq.dlx")
     assert main([str(bounded), "--cheapest", "1"]) == 1
     assert "no multiplicities" in capsys.readouterr().err
