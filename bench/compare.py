@@ -310,12 +310,20 @@ def one_character_colours(text: str) -> str:
     return "".join(lines[:first + 1]) + "".join(re.sub(r"(\S+):(\S+)", rename, line) for line in lines[first + 1:])
 
 
-def knuth_job(program: Path, problem) -> Callable[[float], Timed]:
-    """One of Knuth's programs counting ``problem``, written in his format to a file first (not
-    timed), timed as a child process (CPU time from the kernel's accounting). Build the programs
-    from the public repository ascherer/cwebtest: ``ctangle dlx3.w`` (Debian's texlive-binaries),
-    then ``clang -O3 -march=native -o dlx3 dlx3.c gb_flip.c`` (``ctangle gb_flip.w`` gives the
-    last two files), likewise dlx1, dlx2, ssxc1 and ssxcc."""
+def solutions_found(report: str) -> int | None:
+    """The count in the last words of Knuth's programs."""
+    found = re.search(r"Altogether (\d+) solution", report)
+    return int(found.group(1)) if found else None
+
+
+def knuth_job(program: Path, problem, args: tuple[str, ...] = (),
+              answer: Callable[[str], object] = solutions_found) -> Callable[[float], Timed]:
+    """One of Knuth's programs (with command-line ``args``) on ``problem``, written in his format to
+    a file first (not timed), timed as a child process (CPU time from the kernel's accounting); its
+    answer read from what it prints by ``answer``. Build the programs from the public repository
+    ascherer/cwebtest: ``ctangle dlx3.w`` (Debian's texlive-binaries), then ``clang -O3
+    -march=native -o dlx3 dlx3.c gb_flip.c`` (``ctangle gb_flip.w`` gives the last two files),
+    likewise dlx1, dlx2, dlx5, ssxc1 and ssxcc."""
     handle, name = tempfile.mkstemp(suffix=".dlx")
     os.close(handle)
     write_dlx(problem, name)
@@ -325,13 +333,12 @@ def knuth_job(program: Path, problem) -> Callable[[float], Timed]:
         cpu, wall = children_cpu(), time.perf_counter()
         with open(name, "rb") as source:
             try:
-                done = subprocess.run([str(program)], stdin=source, capture_output=True, text=True,
+                done = subprocess.run([str(program), *args], stdin=source, capture_output=True, text=True,
                                       timeout=max(1.0, deadline - time.process_time()), check=True)
             except subprocess.TimeoutExpired:
                 raise OverBudget from None
         cpu, wall = children_cpu() - cpu, time.perf_counter() - wall
-        found = re.search(r"Altogether (\d+) solution", done.stderr + done.stdout)
-        return Timed(int(found.group(1)) if found else None, cpu, wall)
+        return Timed(answer(done.stderr + done.stdout), cpu, wall)
     return run
 
 
@@ -354,30 +361,13 @@ def beside_knuth(quick: bool, rounds: int, knuth: Path | None) -> list[Row]:
     return rows
 
 
-def dlx5_job(program: Path, problem, k: int) -> Callable[[float], Timed]:
-    """Knuth's dlx5 with ``k`` on ``problem`` (written in his format first, not timed), timed as a
-    child process; its answer is the k best costs it reports. Built as :func:`knuth_job` says."""
-    handle, name = tempfile.mkstemp(suffix=".dlx")
-    os.close(handle)
-    write_dlx(problem, name)
-    Path(name).write_text(one_character_colours(Path(name).read_text()))
-
-    def run(deadline: float) -> Timed:
-        cpu, wall = children_cpu(), time.perf_counter()
-        with open(name, "rb") as source:
-            try:
-                done = subprocess.run([str(program), f"k{k}"], stdin=source, capture_output=True, text=True,
-                                      timeout=max(1.0, deadline - time.process_time()), check=True)
-            except subprocess.TimeoutExpired:
-                raise OverBudget from None
-        cpu, wall = children_cpu() - cpu, time.perf_counter() - wall
-        costs: list[int] = []
-        if "The optimum cost" in done.stderr:
-            for cost, times in re.findall(r"\$(\d+)(?: \(repeated (\d+) times\))?",
-                                          done.stderr.split("The optimum cost")[-1]):
-                costs += [int(cost)] * (int(times) if times else 1)
-        return Timed(costs, cpu, wall)
-    return run
+def best_costs(report: str) -> list[int]:
+    """The k best costs in the last words of Knuth's dlx5 (repeated ones as many times)."""
+    costs: list[int] = []
+    if "The optimum cost" in report:
+        for cost, times in re.findall(r"\$(\d+)(?: \(repeated (\d+) times\))?", report.split("The optimum cost")[-1]):
+            costs += [int(cost)] * (int(times) if times else 1)
+    return costs
 
 
 def cheapest_job(problem, k: int) -> Callable[[float], list[int]]:
@@ -431,7 +421,7 @@ def cost_rows(quick: bool, rounds: int, knuth: Path | None) -> list[Row]:
         want = [p.cost for p in problem.cheapest(k)]       # every other column must agree
         jobs: dict[str, Callable] = {"dlx": cheapest_job(problem, k)}
         if knuth and (knuth / "dlx5").exists():
-            jobs["DLX5"] = dlx5_job(knuth / "dlx5", problem, k)
+            jobs["DLX5"] = knuth_job(knuth / "dlx5", problem, (f"k{k}",), best_costs)
         highs = highs_job(problem)
         if highs is not None:
             jobs["HiGHS"] = highs

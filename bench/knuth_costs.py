@@ -20,6 +20,8 @@ import subprocess
 import warnings
 from pathlib import Path
 
+from compare import best_costs
+
 import dlx
 from dlx import problems
 
@@ -45,12 +47,8 @@ def knuth(program: Path, text: str, k: int) -> dict:
     found = re.search(r"Altogether (\d+) solutions?, .*? (\d+) updates, (\d+) cleansings, .*? (\d+) nodes", err)
     if found is None:
         raise RuntimeError(f"dlx5 said: {err}")
-    costs: list[int] = []
-    if "The optimum cost" in err:
-        for cost, times in re.findall(r"\$(\d+)(?: \(repeated (\d+) times\))?", err.split("The optimum cost")[-1]):
-            costs += [int(cost)] * (int(times) if times else 1)
     return {"k": k, "solutions": int(found[1]), "nodes": int(found[4]), "updates": int(found[2]),
-            "cleansings": int(found[3]), "costs": costs}
+            "cleansings": int(found[3]), "costs": best_costs(err)}
 
 
 def random_problem(rng: random.Random, large: bool) -> dlx.ExactCover:

@@ -53,6 +53,7 @@ from .base import (
     resumable,
     settle,
 )
+from .links import NO_OPTION, ONE, SPACER, ZERO, option_of
 
 FORWARD, ADVANCE, RECOVER, BACKUP, BACKDOWN, VISIT = range(6)
 #: Net costs are int64; a cost this large or more is "infinite" (no cutoff yet).
@@ -64,9 +65,6 @@ MAX_TOTAL = 2 ** 62
 LENTHRESH = 10
 #: Knuth's ``maxk``: the most solutions a search keeps.
 MAX_K = 15000
-SPACER = np.uint32(0x80000000)
-ZERO = np.uint32(0)
-ONE = np.uint32(1)
 # the registers that are not counters, in ``money``
 CURCOST, NEXTCOST, BEST = range(3)
 
@@ -76,7 +74,8 @@ class CostLinks(NamedTuple):
     heads the active primary items, ``N+1`` the secondary ones. Nodes ``1..N`` are the item headers,
     ``N+1`` the first spacer, then each option's nodes and a spacer. ``itm[x]``: the item of node
     ``x`` (a header's own number), or for a spacer ``SPACER`` plus the number of the option before
-    it; a spacer's ``up`` is the first node of that option, its ``down`` the last node of the next.
+    it (DLX1's ``top`` encoding, so :func:`.links.option_of` reads it); a spacer's ``up`` is the
+    first node of that option, its ``down`` the last node of the next.
     ``color[x]``: 0 none, > 0 a colour, -1 cleansed. ``cost[x]``: the net cost of node ``x``'s
     option (a header's: its item's tax). ``length[i]``: the options left to primary item ``i``."""
 
@@ -117,11 +116,11 @@ def taxed(options: Options, costs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     primary = options.items < options.n_primary
     by_item = np.argsort(options.items[primary], kind="stable")
     item_of = options.items[primary][by_item]
-    option_of = owner[primary][by_item]
+    owner_of = owner[primary][by_item]
     bounds = np.searchsorted(item_of, np.arange(options.n_primary + 1))
     tax = np.zeros(options.n_primary, np.int64)
     for i in range(options.n_primary):
-        those = option_of[bounds[i]:bounds[i + 1]]
+        those = owner_of[bounds[i]:bounds[i + 1]]
         if those.size:
             tax[i] = net[those].min()
             if tax[i]:
@@ -153,7 +152,7 @@ def build(options: Options, costs: np.ndarray) -> CostLinks:
     cost[node_of_entry] = net[owner]
     if options.colours is not None:
         color[node_of_entry] = options.colours
-    itm[n + 1] = np.uint32(0xFFFFFFFF)
+    itm[n + 1] = NO_OPTION
     kept = np.flatnonzero(used)
     after = first[kept] + lengths[kept]                     # the spacer after each used option
     itm[after] = SPACER | kept.astype(np.uint32)
@@ -361,14 +360,6 @@ def choose(L, curcost, cutoffcost, lenthresh):
                 tmpcost = mincost
             k = nxt[k]
     return t, best
-
-
-@njit(cache=True, nogil=True)
-def option_of(x, itm):
-    """The number of the option that node ``x`` belongs to: the spacer after it says."""
-    while itm[x] < SPACER:
-        x += ONE
-    return itm[x] ^ SPACER
 
 
 @njit(cache=True, nogil=True)
