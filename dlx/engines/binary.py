@@ -1,0 +1,941 @@
+"""Binary branching on dancing cells: Knuth's SSXCC-BINARY (2023) and SSMCC (Stappers and Knuth,
+2023), with the heuristics of his change files ssxcc-frb/ssxcc-wtd and ssmcc-frb/ssmcc-wtd.
+
+Every node of the search tree is an item ``i`` and an option ``o`` of it. The left child takes ``o``
+(covers ``i`` with it: one more *stage*); the right child drops ``o`` and leaves ``i`` to be covered
+by another option (the same stage, one more *level*), unless ``o`` was ``i``'s last. The d-way
+search of :mod:`.cells` tries the ``d`` options of ``i`` one after another; here the right child
+chooses its item again, so a heuristic that learns from the search can turn elsewhere:
+
+* ``mrv`` (minimum remaining values, Knuth's default): the active primary item with the fewest
+  options (with multiplicities: the least branching degree ``size + min(slack, bound) - bound + 1``,
+  then the least slack, then the longest list);
+* ``frb`` (failure-rate based, Li, Yin and Li 2021): each item's failure rate, the share of its
+  assignments that wiped out another primary item, starts at 1/2 (one assignment); the item with
+  the least ``size / rate`` is chosen;
+* ``wtd`` (weighted degree, Boussemart, Hemery, Lecoutre and Sais 2004): an item's weight grows by
+  ``dw`` each time an assignment wipes it out (``dw`` then multiplied by ``dwfactor``); the item
+  with the least ``size / weight`` is chosen.
+
+Ties go to the first item of the problem. An item with one option left (with multiplicities: as
+many as its bound less its slack) is *forced*: it is taken without branching (``deg`` 1, no right
+child). A weight is 32-bit floating point, computed as Knuth's C computes it, so the searches are
+his, node for node.
+
+The layout is Knuth's. ``set`` holds per item, before its options, ``slack`` (``x-5``), ``bound``
+(``x-4``: the options it still needs at most), its number (``x-3``), ``pos`` (``x-2``: its place in
+``item``) and ``size`` (``x-1``); its live options are ``set[x .. x+size)``. One list ``item``
+holds the active items, primary and secondary mixed, in its first ``active`` places. Node ``y`` (an
+even index of ``nd``) has ``itm = nd[y]`` and ``loc = nd[y+1]`` with ``set[loc] = y``; the spacer
+after an option of ``t`` entries has ``itm = -t`` and ``loc`` the option's number. Taking an option
+swaps the options that clash with it out of their other items' sets (each an *update*) and its items
+out of the active list; with multiplicities a primary item's bound goes down by one and the item
+stays active (only the option leaves its set) until the bound reaches 0. Leaving an option out
+(the right child) swaps it out of its items' sets. On entering a branching node the sizes (and
+bounds) of the active items are saved per stage; a backtrack restores them.
+
+Counts, as the programs count: a node per level entered (solutions and forced levels included), an
+update per option swapped out of a set. Solutions come in another order than the d-way search's
+(the same solutions, as sets).
+
+Steps, as ssxcc-binary.w's labels: ``FORWARD`` (a node: a forced move, a solution, or choose and
+save), ``ADVANCE`` (take the level's option; learn from success or failure), ``PURGEIT`` (the right
+child: restore the stage's sizes and drop the option), ``BACKUP`` (leave the stage; Knuth's
+``backup``), ``PREBACKUP`` (pop the stage's saves first). A level of a split search's path is its
+choice, a node; the high bit ``REJECTED`` marks a right child (the node was dropped, not taken).
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from .. import status as st
+from .base import (
+    FLOOR,
+    LEAVE,
+    LEVEL,
+    NODES,
+    PHASE,
+    POLL,
+    STATE_SIZE,
+    STEP,
+    STOP,
+    UPDATES,
+    Options,
+    StructureError,
+    ceiling_of,
+    refuse_trace,
+    resumable,
+    settle,
+    warm_up,
+)
+
+FORWARD, ADVANCE, PURGEIT, BACKUP, PREBACKUP = range(5)
+assert BACKUP == LEAVE
+#: More slots of the machine's ``state``: Knuth's ``stage``, ``saveptr``, ``active``, ``forced``,
+#: ``best_itm`` and ``t`` (the degree of the current node), and a request for a larger save stack.
+STAGE, SAVEPTR, ACTIVE, FORCED, BEST, DEGREE, GROW = range(STATE_SIZE, STATE_SIZE + 7)
+BINARY_STATE_SIZE = STATE_SIZE + 7
+#: Words of ``set`` before each item's options.
+EXTRA = 5
+#: The bit of a choice that marks a dropped option (a right child) in a path.
+REJECTED = np.int32(-0x80000000)
+NODE = np.int32(0x7FFFFFFF)
+INF_SIZE = 0x7FFFFFFF
+MRV, FRB, WTD = 0, 1, 2
+HEURISTICS = {"mrv": MRV, "frb": FRB, "wtd": WTD}
+DANGEROUS = np.float32(1e32)
+INFTY = np.float32(2e32)
+WMIN = np.float32(1e-30)
+RESCALE = np.float32(1e-20)
+#: The save stack starts with room for this many words, and doubles when a search needs more.
+STACK_START = 1 << 12
+
+
+class BinaryStructure(NamedTuple):
+    """The sparse sets of one problem (``origin_*``: as built, shared by copies)."""
+
+    item: np.ndarray          # int32: set index of each item; the first ``active`` are active
+    set: np.ndarray           # int32: per item slack, bound, number, pos, size, then its options' nodes
+    nd: np.ndarray            # int32: per node itm, loc (spacers: -length, option number)
+    clr: np.ndarray           # int32: per node (index y // 2) its colour; empty without colours
+    origin_item: np.ndarray
+    origin_set: np.ndarray
+    origin_nd: np.ndarray
+    second: np.int64          # the first secondary item's set index (primary items lie below)
+    active: np.int64          # active items as built (items without options are not)
+    mcc: bool                 # multiplicities: SSMCC's rules
+    bad: bool                 # a primary item has too few options: no search
+
+
+class BinaryMachine:
+    """A run's state: ``choice[level]`` (a node; ``REJECTED`` set on a right child), ``deg[level]``,
+    ``stagelevel[level]``, ``levelstage[stage]``, ``saved[stage]`` (where the stage's saves start in
+    ``stack``), ``stack`` (item, size and, with multiplicities, bound of every active item), ``force``
+    (Knuth's stack of forced items), ``weight`` (per item number: the failure rate or the weight,
+    then the assignments; float32) and ``knobs`` (``dw``, ``dwfactor``)."""
+
+    first_tweak = None
+
+    def __init__(self, structure: BinaryStructure, heuristic: int, dw: float, dwfactor: float) -> None:
+        n_items = structure.item.size
+        levels = structure.nd.size // 2 + 2      # a path takes or drops each option at most once
+        self.choice = np.zeros(levels, np.int32)
+        self.deg = np.zeros(levels, np.int32)
+        self.stagelevel = np.zeros(levels, np.int32)
+        self.levelstage = np.zeros(levels, np.int32)
+        self.saved = np.zeros(levels, np.int64)
+        self.stack = np.zeros(STACK_START, np.int32)
+        self.force = np.zeros(structure.set.size + 1, np.int32)
+        self.weight = np.zeros((n_items, 2), np.float32)
+        self.weight[:, 0] = 0.5 if heuristic == FRB else 1.0
+        self.weight[:, 1] = 1.0
+        self.knobs = np.array([dw, dwfactor], np.float32)
+        self.heuristic = heuristic
+        self.state = np.zeros(BINARY_STATE_SIZE, np.int64)
+        self.state[ACTIVE] = structure.active
+
+    def grow(self) -> None:
+        """Double the save stack, keeping what it holds."""
+        bigger = np.zeros(2 * self.stack.size, np.int32)
+        bigger[:self.stack.size] = self.stack
+        self.stack = bigger
+        self.state[GROW] = 0
+
+    def arrays(self) -> tuple:
+        return (self.choice, self.deg, self.stagelevel, self.levelstage, self.saved, self.stack, self.force,
+                self.weight, self.knobs, self.state)
+
+
+def build(options: Options) -> BinaryStructure:
+    """The sparse sets of a problem, as Knuth's programs read it: items in order, each item's
+    options in option order. Cost: linear in the size of the problem."""
+    n_nodes = options.items.size + options.start.size
+    if 2 * n_nodes >= 1 << 31:
+        raise ValueError(f"{options.items.size:,} option entries are too many for binary branching "
+                         "(at most about 2**30): the dlx engine takes them")
+    mcc = options.bounds is not None
+    n1 = options.n_primary
+    if mcc:
+        lo = options.bounds[:, 0].astype(np.int64)
+        hi = options.bounds[:, 1].astype(np.int64)
+    else:
+        lo = hi = np.ones(n1, np.int64)
+    colours = np.zeros(0, np.int32) if options.colours is None else options.colours.astype(np.int32)
+    item, sets, nd, clr, second, active, bad = _build(options.start, options.items, colours, options.n_items,
+                                                      n1, lo, hi, mcc)
+    return BinaryStructure(item, sets, nd, clr, item.copy(), sets.copy(), nd.copy(), np.int64(second),
+                           np.int64(active), mcc, bool(bad))
+
+
+@njit(cache=True, nogil=True)
+def _build(option_start, option_items, option_colours, n_items, n_primary, lo, hi, mcc):
+    n_options = option_start.size - 1
+    lengths = np.zeros(n_items, np.int64)
+    for k in range(option_items.size):
+        lengths[option_items[k]] += 1
+    item = np.empty(n_items, np.int32)
+    x = EXTRA
+    second = 0
+    for i in range(n_items):
+        if i == n_primary:
+            second = x
+        item[i] = x
+        x += lengths[i] + EXTRA
+    if n_primary == n_items:
+        second = x
+    sets = np.zeros(x, np.int32)
+    for i in range(n_items):
+        x = item[i]
+        sets[x - 3] = i
+        sets[x - 2] = i
+        if i < n_primary:
+            sets[x - 4] = hi[i]
+            sets[x - 5] = hi[i] - lo[i]
+    n_nodes = option_items.size + n_options + 1
+    nd = np.zeros(2 * n_nodes, np.int32)
+    coloured = option_colours.size > 0
+    clr = np.zeros(n_nodes if coloured else 0, np.int32)
+    nd[1] = -1
+    y = 2
+    for o in range(n_options):
+        first = y
+        for k in range(option_start[o], option_start[o + 1]):
+            c = item[option_items[k]]
+            loc = c + sets[c - 1]
+            sets[c - 1] += 1
+            sets[loc] = y
+            nd[y] = c
+            nd[y + 1] = loc
+            if coloured:
+                clr[y >> 1] = option_colours[k]
+            y += 2
+        nd[y] = -((y - first) >> 1)
+        nd[y + 1] = o
+        y += 2
+    active = n_items
+    bad = False
+    for i in range(n_primary):
+        x = item[i]
+        if sets[x - 1] < sets[x - 4] - sets[x - 5] or (not mcc and sets[x - 1] == 0):
+            bad = True
+    if mcc:
+        # SSMCC makes the items without options invisible, the first item first
+        for i in range(n_items):
+            x = item[i]
+            if sets[x - 1] == 0:
+                active -= 1
+                p = sets[x - 2]
+                other = item[active]
+                item[active] = x
+                item[p] = other
+                sets[x - 2] = active
+                sets[other - 2] = p
+    return item, sets, nd, clr, second, active, bad
+
+
+def copy(structure: BinaryStructure) -> BinaryStructure:
+    """A copy to search on; what never changes (``clr``, the origin) is shared."""
+    return structure._replace(item=structure.item.copy(), set=structure.set.copy(), nd=structure.nd.copy())
+
+
+@njit(cache=True, nogil=True)
+def restore(item, sets, nd, origin_item, origin_set, origin_nd):
+    """The sets exactly as built."""
+    item[:] = origin_item
+    sets[:] = origin_set
+    nd[:] = origin_nd
+
+
+@njit(cache=True, nogil=True)
+def option_of(y, nd):
+    """The number of the option that node ``y`` belongs to (read from the spacer after it)."""
+    y &= NODE
+    while nd[y] > 0:
+        y += 2
+    return nd[y + 1]
+
+
+# The leaves below take arrays, never the record (see .base: a search calls leaves only).
+
+
+@njit(cache=True, nogil=True)
+def include(opt, item, sets, nd, clr, second, state, force):
+    """SSXCC-BINARY's ``include_option``: take the option of node ``opt``. Each active item of it
+    in turn: swap the options that clash with ``opt`` out of their other sets (from the end of the
+    item's set down), then swap the item out of the active list. An item left with one option is
+    pushed on ``force``; one left with none stops the take (``forced`` emptied). Returns ``(ok,
+    updates, tough)``, ``tough`` the item wiped out."""
+    coloured = clr.size > 0
+    active = state[ACTIVE]
+    forced = state[FORCED]
+    updates = 0
+    while nd[opt - 2] > 0:
+        opt -= 2
+    while nd[opt] > 0:
+        ii = nd[opt]
+        pp = nd[opt + 1]
+        p = sets[ii - 2]
+        if p < active:
+            ss = sets[ii - 1]
+            c = 0
+            if ii >= second and coloured:
+                c = clr[opt >> 1]
+            for s in range(ii + ss - 1, ii - 1, -1):
+                if s == pp:
+                    continue
+                optp = sets[s]
+                if c != 0 and clr[optp >> 1] == c:
+                    continue
+                nn = optp
+                while nd[nn - 2] > 0:
+                    nn -= 2
+                while nd[nn] > 0:
+                    if nn != optp:
+                        i2 = nd[nn]
+                        p2 = nd[nn + 1]
+                        if p2 >= second and sets[i2 - 2] >= active:
+                            nn += 2
+                            continue
+                        s2 = sets[i2 - 1] - 1
+                        if s2 <= 1 and p2 < second:
+                            if s2 == 0:
+                                state[ACTIVE] = active
+                                state[FORCED] = 0
+                                return False, updates, i2
+                            force[forced] = i2
+                            forced += 1
+                        nnp = sets[i2 + s2]
+                        sets[i2 - 1] = s2
+                        sets[i2 + s2] = nn
+                        sets[p2] = nnp
+                        nd[nn + 1] = i2 + s2
+                        nd[nnp + 1] = p2
+                        updates += 1
+                    nn += 2
+            active -= 1
+            iii = item[active]
+            item[active] = ii
+            item[p] = iii
+            sets[ii - 2] = active
+            sets[iii - 2] = p
+        opt += 2
+    state[ACTIVE] = active
+    state[FORCED] = forced
+    return True, updates, 0
+
+
+@njit(cache=True, nogil=True)
+def include_mcc(opt, item, sets, nd, clr, second, state):
+    """SSMCC's ``include_option``: each item of the option of node ``opt``: a primary item's bound
+    goes down by one; a secondary item, or a primary one whose bound reaches 0, has the options that
+    clash with ``opt`` swapped out of every set they are in (an item left with fewer options than
+    it needs stops the take; one left with none, that needs none, leaves the active list) and then
+    leaves the active list; otherwise only ``opt`` leaves the item's set (or the item, when that
+    was its last option). Returns ``(ok, updates, tough)``."""
+    coloured = clr.size > 0
+    active = state[ACTIVE]
+    updates = 0
+    while nd[opt - 2] > 0:
+        opt -= 2
+    while nd[opt] > 0:
+        ii = nd[opt]
+        pp = nd[opt + 1]
+        p = sets[ii - 2]
+        if p >= active:
+            opt += 2            # a secondary item purified already (a primary one cannot be)
+            continue
+        if ii < second:
+            sets[ii - 4] -= 1
+        if ii >= second or sets[ii - 4] == 0:
+            ss = sets[ii - 1]
+            c = 0
+            if ii >= second and coloured:
+                c = clr[opt >> 1]
+            for s in range(ii + ss - 1, ii - 1, -1):
+                if s == pp:
+                    continue
+                optp = sets[s]
+                if c != 0 and clr[optp >> 1] == c:
+                    continue
+                nn = optp
+                while nd[nn - 2] > 0:
+                    nn -= 2
+                while nd[nn] > 0:
+                    i2 = nd[nn]
+                    p2 = nd[nn + 1]
+                    if p2 >= second and sets[i2 - 2] >= active:
+                        nn += 2
+                        continue
+                    s2 = sets[i2 - 1] - 1
+                    if p2 < second:
+                        if s2 < sets[i2 - 4] - sets[i2 - 5]:
+                            state[ACTIVE] = active
+                            state[FORCED] = 0
+                            return False, updates, i2
+                        if s2 == 0:
+                            active -= 1
+                            iii = item[active]
+                            q = sets[i2 - 2]
+                            item[active] = i2
+                            item[q] = iii
+                            sets[i2 - 2] = active
+                            sets[iii - 2] = q
+                    if s2 > 0:
+                        nnp = sets[i2 + s2]
+                        sets[i2 - 1] = s2
+                        sets[i2 + s2] = nn
+                        sets[p2] = nnp
+                        nd[nn + 1] = i2 + s2
+                        nd[nnp + 1] = p2
+                        updates += 1
+                    nn += 2
+            p = sets[ii - 2]
+            active -= 1
+            iii = item[active]
+            item[active] = ii
+            item[p] = iii
+            sets[ii - 2] = active
+            sets[iii - 2] = p
+        else:
+            ss = sets[ii - 1] - 1
+            if ss < sets[ii - 4] - sets[ii - 5]:
+                state[ACTIVE] = active
+                state[FORCED] = 0
+                return False, updates, ii
+            if ss == 0:
+                active -= 1
+                iii = item[active]
+                item[active] = ii
+                item[p] = iii
+                sets[ii - 2] = active
+                sets[iii - 2] = p
+            else:
+                nnp = sets[ii + ss]
+                sets[ii - 1] = ss
+                sets[ii + ss] = opt
+                sets[pp] = nnp
+                nd[opt + 1] = ii + ss
+                nd[nnp + 1] = pp
+                updates += 1
+        opt += 2
+    state[ACTIVE] = active
+    return True, updates, 0
+
+
+@njit(cache=True, nogil=True)
+def drop(cur, item, sets, nd, second, state, mcc):
+    """``Remove the option cur_choice``: swap the option of node ``cur`` out of the sets of its
+    active items (the right child). With multiplicities an item left with fewer options than it
+    needs stops it (returns ``ok`` False: the stage is over), and one left with none leaves the
+    active list. Returns ``(ok, updates)``."""
+    active = state[ACTIVE]
+    updates = 0
+    while nd[cur - 2] > 0:
+        cur -= 2
+    while nd[cur] > 0:
+        ii = nd[cur]
+        p = nd[cur + 1]
+        if p >= second and sets[ii - 2] >= active:
+            cur += 2
+            continue
+        ss = sets[ii - 1] - 1
+        if mcc and p < second:
+            if ss < sets[ii - 4] - sets[ii - 5]:
+                state[ACTIVE] = active
+                return False, updates
+            if ss == 0:
+                active -= 1
+                iii = item[active]
+                q = sets[ii - 2]
+                item[active] = ii
+                item[q] = iii
+                sets[ii - 2] = active
+                sets[iii - 2] = q
+        if not mcc or ss > 0:
+            nnp = sets[ii + ss]
+            sets[ii - 1] = ss
+            sets[ii + ss] = cur
+            sets[p] = nnp
+            nd[cur + 1] = ii + ss
+            nd[nnp + 1] = p
+            updates += 1
+        cur += 2
+    state[ACTIVE] = active
+    return True, updates
+
+
+@njit(cache=True, nogil=True)
+def choose(item, sets, second, state, force, weight, heuristic, mcc):
+    """``Set best_itm to the best item for branching``: push every forced item on ``force`` (with
+    multiplicities, as many times as it needs options), and set ``state[BEST]`` to the item to
+    branch on and ``state[DEGREE]`` to its degree (``INF_SIZE``: no primary item is active, a
+    solution). The score is the degree (``mrv``), or the degree divided by the item's weight or
+    failure rate, in 32-bit floating point as Knuth's C divides."""
+    active = state[ACTIVE]
+    forced = state[FORCED]
+    score = INF_SIZE
+    fscore = INFTY
+    best = 0
+    best_s = 0
+    best_l = 0
+    for k in range(active):
+        x = item[k]
+        if x >= second:
+            continue
+        size = sets[x - 1]
+        length = 0
+        if mcc:
+            length = size
+            s = sets[x - 5]
+            b = sets[x - 4]
+            if s > b:
+                s = b
+            t = size + s - b + 1
+            if t == 1:
+                for _ in range(sets[x - 4] - sets[x - 5]):
+                    force[forced] = x
+                    forced += 1
+                continue
+        else:
+            s = 0
+            t = size
+            if t <= 1:
+                if t == 1:
+                    force[forced] = x
+                    forced += 1
+                continue
+        if heuristic == MRV:
+            if t <= score and (t < score or (s <= best_s and (s < best_s or (
+                    length >= best_l and (length > best_l or x < best))))):
+                score = t
+                best = x
+                best_s = s
+                best_l = length
+        else:
+            w = weight[sets[x - 3], 0]
+            tscore = np.float32(np.float64(np.float32(t)) / np.float64(w))
+            if tscore >= INFTY:
+                tscore = DANGEROUS
+            if tscore <= fscore and (tscore < fscore or (s <= best_s and (s < best_s or (
+                    length >= best_l and (length > best_l or x < best))))):
+                score = t
+                fscore = tscore
+                best = x
+                best_s = s
+                best_l = length
+    state[FORCED] = forced
+    state[BEST] = best
+    state[DEGREE] = score
+
+
+@njit(cache=True, nogil=True)
+def learn(ok, best, tough, sets, weight, knobs, heuristic, item, second):
+    """What a take teaches: FRB counts the assignment to ``best`` and moves its failure rate
+    towards 1 (a failure) or 0; WTD adds ``dw`` to the weight of the item ``tough`` wiped out, and
+    rescales every weight when one grows dangerously large."""
+    if heuristic == FRB:
+        i = sets[best - 3]
+        assigns = np.float32(np.float64(weight[i, 1]) + 1.0)
+        weight[i, 1] = assigns
+        rate = weight[i, 0]
+        if ok:
+            weight[i, 0] = np.float32(rate - np.float32(rate / assigns))
+        else:
+            r = np.float64(rate)
+            weight[i, 0] = np.float32(r + (1.0 - r) / np.float64(assigns))
+    elif heuristic == WTD and not ok:
+        i = sets[tough - 3]
+        dw = knobs[0]
+        weight[i, 0] = np.float32(weight[i, 0] + dw)
+        dw = np.float32(dw * knobs[1])
+        if weight[i, 0] >= DANGEROUS:
+            for k in range(item.size):
+                if item[k] < second:
+                    j = sets[item[k] - 3]
+                    t = np.float32(weight[j, 0] * RESCALE)
+                    weight[j, 0] = WMIN if t < WMIN else t
+            dw = np.float32(dw * RESCALE)
+            if dw < WMIN:
+                dw = WMIN
+        knobs[0] = dw
+
+
+@njit(cache=True, nogil=True)
+def search(B, choice, deg, stagelevel, levelstage, saved, stack, force, weight, knobs, state, heuristic, want,
+           max_nodes, work, out, ends):
+    """Run until ``want`` more solutions, the end, ``max_nodes`` nodes, ``state[STOP]``, about
+    ``work`` updates, or a full save stack (``state[GROW]`` set: grow it and call again); returns
+    the solutions this call visited, written as in :func:`.dlx1.search` (the options taken, in stage
+    order). ``state[FLOOR] = f``: levels ``0..f-1`` replay the path in ``choice`` (a node taken, or
+    dropped when ``REJECTED``) and the run ends when it backs up to one of them;
+    ``state[CEILING]`` pauses it (phase SPLIT) at a level, as :mod:`.base` says."""
+    item, sets, nd, clr = B.item, B.set, B.nd, B.clr
+    second = B.second
+    mcc = B.mcc
+    if not resumable(state):
+        return 0
+    phase = st.RUNNING
+    record = ends.size > 0
+    updates = state[UPDATES]
+    nodes = state[NODES]
+    level = state[LEVEL]
+    step = state[STEP]
+    floor = state[FLOOR]
+    ceiling = ceiling_of(state)
+    stage = state[STAGE]
+    saveptr = state[SAVEPTR]
+    best = state[BEST]
+    t = state[DEGREE]
+    stride = 3 if mcc else 2
+    poll = updates
+    end = updates + work
+    found = 0
+    used = 0
+    if B.bad:
+        phase = st.COMPLETE
+        step = BACKUP
+    while phase == st.RUNNING:
+        if step == FORWARD:
+            if updates >= poll:
+                poll = updates + POLL
+                if state[STOP] != 0:
+                    phase = st.STOPPED
+                    break
+                if updates >= end:
+                    break
+            if saveptr + stride * state[ACTIVE] > stack.size:
+                state[GROW] = 1
+                break
+            if level < floor:
+                # a level of the path: take its node, or drop it
+                v = choice[level]
+                if v < 0:
+                    ok, u = drop(v & NODE, item, sets, nd, second, state, mcc)
+                else:
+                    if mcc:
+                        ok, u, _ = include_mcc(v, item, sets, nd, clr, second, state)
+                    else:
+                        ok, u, _ = include(v, item, sets, nd, clr, second, state, force)
+                    deg[level] = 1
+                    stage += 1
+                if level + 1 >= floor:
+                    updates += u
+                if not ok:
+                    phase = st.COMPLETE
+                    break
+                level += 1
+                stagelevel[level] = stage
+                levelstage[stage] = level
+                continue
+            if nodes >= max_nodes:
+                phase = st.MAX_NODES
+                break
+            if level == ceiling:
+                phase = st.SPLIT
+                step = BACKUP
+                break
+            nodes += 1
+            # Maybe do a forced move
+            while state[FORCED] > 0:
+                f = state[FORCED] - 1
+                state[FORCED] = f
+                if sets[force[f] - 2] < state[ACTIVE]:
+                    best = force[f]
+                    step = ADVANCE
+                    break
+            if step != ADVANCE:
+                choose(item, sets, second, state, force, weight, heuristic, mcc)
+                if state[FORCED] > 0:
+                    f = state[FORCED] - 1
+                    state[FORCED] = f
+                    best = force[f]
+                    step = ADVANCE
+            if step == ADVANCE:
+                saved[stage] = saveptr       # a forced move saves nothing
+                t = 1
+                continue
+            best = state[BEST]
+            t = state[DEGREE]
+            if t == INF_SIZE:
+                # every primary item is covered: visit the options of stages 0..stage-1
+                found += 1
+                if record:
+                    for k in range(stage):
+                        out[used + k] = option_of(choice[levelstage[k]], nd)
+                    used += stage
+                    ends[found - 1] = used
+                step = BACKUP
+                if found == want or (record and (found == ends.size or used + levelstage.size > out.size)):
+                    break
+                continue
+            saved[stage] = saveptr           # Save the currently active items and their sizes
+            for p in range(state[ACTIVE]):
+                x = item[p]
+                stack[saveptr] = x
+                stack[saveptr + 1] = sets[x - 1]
+                if mcc:
+                    stack[saveptr + 2] = sets[x - 4]
+                saveptr += stride
+            step = ADVANCE
+        elif step == ADVANCE:
+            v = sets[best]
+            choice[level] = v
+            deg[level] = t
+            if mcc:
+                ok, u, tough = include_mcc(v, item, sets, nd, clr, second, state)
+            else:
+                ok, u, tough = include(v, item, sets, nd, clr, second, state, force)
+            if floor <= level + 1 < ceiling:
+                updates += u
+            if heuristic != MRV:
+                learn(ok, best, tough, sets, weight, knobs, heuristic, item, second)
+            if ok:
+                stage += 1
+                level += 1
+                stagelevel[level] = stage
+                levelstage[stage] = level
+                step = FORWARD
+            else:
+                step = PURGEIT        # Knuth's tryagain: the same test of the degree
+        elif step == PURGEIT:
+            if deg[level] == 1:
+                step = PREBACKUP
+                continue
+            n = (saveptr - saved[stage]) // stride    # Restore the currently active items and their sizes
+            state[ACTIVE] = n
+            saveptr = saved[stage]
+            for p in range(saveptr, saveptr + n * stride, stride):
+                x = stack[p]
+                sets[x - 1] = stack[p + 1]
+                if mcc and x < second:
+                    sets[x - 4] = stack[p + 2]
+            cur = choice[level]
+            choice[level] = cur | REJECTED
+            ok, u = drop(cur, item, sets, nd, second, state, mcc)
+            if floor <= level + 1 < ceiling:
+                updates += u
+            if not ok:
+                step = PREBACKUP
+                continue
+            level += 1
+            stagelevel[level] = stage
+            levelstage[stage] = level
+            step = FORWARD
+        elif step == PREBACKUP:
+            saveptr = saved[stage]
+            step = BACKUP
+        else:  # BACKUP
+            stage -= 1
+            if stage < 0 or levelstage[stage] < floor:
+                stage += 1
+                phase = st.COMPLETE
+                break
+            level = levelstage[stage]
+            step = PURGEIT
+    state[STAGE] = stage
+    state[SAVEPTR] = saveptr
+    state[BEST] = best
+    state[DEGREE] = t
+    settle(state, phase, level, step, nodes, updates, 0, found)
+    return found
+
+
+@njit(cache=True, nogil=True)
+def unwind(item, sets, nd, origin_item, origin_set, origin_nd, state, active):
+    """Put the sets back as built: the search is over."""
+    restore(item, sets, nd, origin_item, origin_set, origin_nd)
+    state[LEVEL] = 0
+    state[STEP] = FORWARD
+    state[STAGE] = 0
+    state[SAVEPTR] = 0
+    state[FORCED] = 0
+    state[ACTIVE] = active
+    if state[PHASE] != st.COMPLETE:
+        state[PHASE] = st.STOPPED
+
+
+def applied(B: BinaryStructure, machine: BinaryMachine) -> tuple[list[int], list[int]]:
+    """The options a paused run has taken and those it has dropped (numbers), in level order."""
+    taken, dropped = [], []
+    for level in range(int(machine.state[LEVEL])):
+        v = int(machine.choice[level])
+        (dropped if v < 0 else taken).append(int(option_of(np.int32(v), B.nd)))
+    return taken, dropped
+
+
+def check(B: BinaryStructure, problem: Options, machine: BinaryMachine | None = None) -> None:
+    """Raise :class:`StructureError` unless the sets are exactly what ``problem`` gives with the
+    options the paused run ``machine`` has taken and dropped (none: as built), as sets (the order
+    within a set dances): ``pos`` inverts ``item``, ``loc`` inverts ``set``, the active items are
+    those still to be covered (with multiplicities: those with a bound and options left), each with
+    its bound and the live options that every taken option allows. Cost: linear in the size of the
+    problem times the options taken (Python; for tests)."""
+    taken, dropped = applied(B, machine) if machine is not None else ([], [])
+    active = int(B.active if machine is None else machine.state[ACTIVE])
+    start, ids, colours = problem.start, problem.items, problem.colours
+    n1, n_items = problem.n_primary, problem.n_items
+    item, sets, nd = B.item.tolist(), B.set.tolist(), B.nd.tolist()
+    base = B.origin_item.tolist()
+    index = {x: i for i, x in enumerate(base)}
+    for k, x in enumerate(item):
+        if x not in index or sets[x - 2] != k:
+            raise StructureError(f"item[{k}] = {x} and pos disagree")
+    for o in range(start.size - 1):
+        first = 2 * (1 + int(start[o]) + o)
+        for j, k in enumerate(range(start[o], start[o + 1])):
+            y = first + 2 * j
+            x = base[ids[k]]
+            if nd[y] != x or not x <= nd[y + 1] < x + int(B.origin_set[x - 1]) or sets[nd[y + 1]] != y:
+                raise StructureError(f"node {y} of option {o} is wrong")
+        spacer = first + 2 * int(start[o + 1] - start[o])
+        if nd[spacer] != -int(start[o + 1] - start[o]) or nd[spacer + 1] != o:
+            raise StructureError(f"the spacer after option {o} is wrong")
+    hi = [1] * n1 if problem.bounds is None else problem.bounds[:, 1].tolist()
+    uses = [0] * n_items
+    colour_of: dict[int, int] = {}
+    for o in taken:
+        for k in range(start[o], start[o + 1]):
+            i = int(ids[k])
+            uses[i] += 1
+            if i >= n1:
+                colour_of[i] = 0 if colours is None else int(colours[k])
+    gone = set(taken) | set(dropped)
+
+    def live(o: int) -> bool:
+        for k in range(start[o], start[o + 1]):
+            i = int(ids[k])
+            if i < n1 and uses[i] >= hi[i]:
+                return False
+            if i in colour_of and (colour_of[i] == 0 or colours is None or int(colours[k]) != colour_of[i]):
+                return False
+        return o not in gone
+
+    options_of: list[list[int]] = [[] for _ in range(n_items)]
+    for o in range(start.size - 1):
+        if live(o):
+            for k in range(start[o], start[o + 1]):
+                options_of[int(ids[k])].append(o)
+    expected = set()
+    for i in range(n_items):
+        if i >= n1:
+            # SSMCC leaves out the secondary items without options from the start
+            if i not in colour_of and not (B.mcc and B.origin_set[base[i] - 1] == 0):
+                expected.add(i)
+        elif uses[i] < hi[i] and (options_of[i] or not B.mcc):
+            expected.add(i)       # SSMCC deactivates a primary item when its last option goes
+    got = {index[x] for x in item[:active]}
+    if got != expected:
+        raise StructureError(f"active items {sorted(got)}, expected {sorted(expected)}")
+    for i in expected:
+        x = base[i]
+        found = sorted(int(option_of(np.int32(sets[p]), B.nd)) for p in range(x, x + sets[x - 1]))
+        if B.mcc and i >= n1 and not options_of[i] and len(found) == 1 and found[0] in gone:
+            continue              # SSMCC keeps a secondary item's last option in its set when it goes
+        if found != options_of[i]:
+            raise StructureError(f"item {i} has options {found}, expected {options_of[i]}")
+        if i < n1 and B.mcc and sets[x - 4] != hi[i] - uses[i]:
+            raise StructureError(f"item {i} has bound {sets[x - 4]}, expected {hi[i] - uses[i]}")
+
+
+def parse_heuristic(spec: str) -> tuple[int, float, float]:
+    """``"mrv"``, ``"frb"``, ``"wtd"`` or ``"wtd:DW:FACTOR"`` (Knuth's ``w`` and ``W``: the weight
+    added when an item is wiped out, 1 by default, and the factor it grows by each time, 1 by
+    default) as ``(code, dw, dwfactor)``; a ValueError naming the choices for anything else."""
+    name, *knobs = str(spec).split(":")
+    if name not in HEURISTICS or (knobs and (name != "wtd" or len(knobs) != 2)):
+        raise ValueError(f"unknown heuristic {spec!r}; the heuristics are mrv, frb, wtd "
+                         "(or wtd:DW:FACTOR, a weight increment and its growth factor)")
+    try:
+        dw, factor = (float(k) for k in knobs) if knobs else (1.0, 1.0)
+    except ValueError:
+        raise ValueError(f"heuristic {spec!r}: DW and FACTOR are numbers, as in wtd:0.5:1.1") from None
+    if not (dw > 0 and factor > 0) or not np.isfinite([dw, factor]).all():
+        raise ValueError(f"heuristic {spec!r}: DW and FACTOR are positive numbers")
+    return HEURISTICS[name], dw, factor
+
+
+class Binary:
+    """Binary branching on dancing cells: SSXCC-BINARY, or SSMCC with multiplicities, steered by
+    one heuristic (``mrv``, ``frb`` or ``wtd``)."""
+
+    counts = ("SSXCC-BINARY's (SSMCC's with multiplicities): nodes: levels entered, each a take or a drop "
+              "of one option (solutions and forced moves included); updates: options swapped out of a set")
+    refuses = "batches (Batch) and traces"
+    tunables = {f"{__name__}:POLL": 1, f"{__name__}:STACK_START": 4}
+    samples = (("langford", (4,)), ("graceful", ([(0, 1), (1, 2)],)), ("k_queens", (4, 3)))
+    searches = (search,)
+    traces = False
+    exact_splits = False
+
+    def __init__(self, heuristic: str = "mrv") -> None:
+        self.heuristic, self.dw, self.dwfactor = parse_heuristic(heuristic)
+        self.spec = heuristic
+        self.name = "binary" if heuristic == "mrv" else f"binary/{heuristic}"
+        self.summary = (f"dancing cells branching binary, {heuristic}: Knuth's SSXCC-BINARY, or SSMCC with "
+                        "multiplicities" + ("" if heuristic == "mrv" else f", with his ssxcc-{heuristic} change"))
+
+    @property
+    def machines(self) -> tuple:
+        return (self,)
+
+    def refusal(self, options: Options) -> str | None:
+        return None
+
+    def for_problem(self, problem: Options) -> Binary:
+        return self
+
+    def prepare(self, options: Options) -> BinaryStructure:
+        B = build(options)
+        warm_up(self, copy(B))
+        return B
+
+    def copy(self, structure: BinaryStructure) -> BinaryStructure:
+        return copy(structure)
+
+    def restore(self, structure: BinaryStructure, pristine: BinaryStructure) -> None:
+        B = structure
+        restore(B.item, B.set, B.nd, B.origin_item, B.origin_set, B.origin_nd)
+
+    def start(self, structure: BinaryStructure) -> BinaryMachine:
+        return BinaryMachine(structure, self.heuristic, self.dw, self.dwfactor)
+
+    def advance(self, structure, machine, want, max_nodes, work, out, ends, *, early=False, trace=None) -> int:
+        refuse_trace(self, trace)
+        found = 0
+        while True:
+            found += search(structure, *machine.arrays(), machine.heuristic, want - found, max_nodes, work, out, ends)
+            if not machine.state[GROW]:
+                return found
+            machine.grow()
+            if ends.size and found:
+                return found
+
+    def unwind(self, structure, machine) -> None:
+        B = structure
+        unwind(B.item, B.set, B.nd, B.origin_item, B.origin_set, B.origin_nd, machine.state, B.active)
+
+    def untried(self, structure, machine, level: int, pristine = None) -> list[int]:
+        """What a paused run has yet to do at ``level``: drop the option it took there (its right
+        child), unless the level dropped one already or was forced."""
+        v = int(machine.choice[level])
+        if v < 0 or machine.deg[level] == 1:
+            return []
+        return [v | int(REJECTED)]
+
+    def applied(self, structure, machine) -> list[int]:
+        return applied(structure, machine)[0]
+
+    def check(self, options: Options, structure, machine = None) -> None:
+        check(structure, options, machine)
+
+    def first_nodes(self, options: Options) -> np.ndarray:
+        raise ValueError("binary branching takes no batches: Batch runs the cells engine's d-way search")
+
+    def solve_batch(self, *args) -> bool:
+        raise ValueError("binary branching takes no batches: Batch runs the cells engine's d-way search")
+
+    def reduce_row(self, *args) -> int:
+        raise ValueError("binary branching takes no batches: Batch runs the cells engine's d-way search")
