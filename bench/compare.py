@@ -77,6 +77,10 @@ KNUTH = {
                                         GRACEFUL_C15, ("ssxcc", "dlx2")),
     "queens 14": (lambda: problems.queens(14), 365_596, ("ssxc1", "dlx1")),
 }
+#: Knuth's binary-branching programs beside this project's strategies of the same name (``--knuth
+#: DIR``): for rows without multiplicities SSXCC-BINARY and its change files, with them SSMCC and its.
+BINARY_PROGRAMS = {"cells/binary": ("ssxcc-binary", "ssmcc"), "cells/binary/frb": ("ssxcc-frb", "ssmcc-frb"),
+                   "cells/binary/wtd": ("ssxcc-wtd", "ssmcc-wtd")}
 #: Minimum-cost rows: label: (problem, k, brute force too). Beside Knuth's dlx5
 #: (``--knuth DIR``) and HiGHS (highspy, k = 1 rows without colours).
 COSTS = {
@@ -102,6 +106,8 @@ SECTIONS = ("sudoku", "generic", "startup", "whole", "knuth", "costs")
 #: This project's columns by engine, one per name of the registry that stands for machines ("auto" is
 #: the column "dlx").
 ENGINE_COLUMNS = {f"dlx engine={name}": name for name, family in engines.ENGINES.items() if family.machines}
+#: Columns of the Knuth section for the strategies of binary branching, by registry name.
+STRATEGY_COLUMNS = {f"dlx engine={name}": name for name in BINARY_PROGRAMS}
 #: Columns that are this project again, by engine: no start-up rows of their own.
 SAME_PROCESS = {"dlx, one call each", *ENGINE_COLUMNS}
 
@@ -343,7 +349,9 @@ def knuth_job(program: Path, problem, args: tuple[str, ...] = (),
 
 
 def beside_knuth(quick: bool, rounds: int, knuth: Path | None) -> list[Row]:
-    """This project, by engine, beside Knuth's programs for each problem when they are built."""
+    """This project, by engine and strategy, beside Knuth's programs for each problem when they are
+    built. Each binary strategy and Knuth's program of that strategy run once more, untimed, to
+    compare their nodes and updates: a cell whose figures differ says so."""
     rows = []
     for label, (make, solutions, programs) in KNUTH.items():
         if quick and label.endswith("all"):
@@ -351,14 +359,30 @@ def beside_knuth(quick: bool, rounds: int, knuth: Path | None) -> list[Row]:
         problem = make()
         check = lambda got, want=solutions: None if got == want else f"{got} solutions"
         jobs = {name: engine_counter(engine)(problem)
-                for name, engine in {"dlx": engines.DEFAULT, **ENGINE_COLUMNS}.items()}
+                for name, engine in {"dlx": engines.DEFAULT, **ENGINE_COLUMNS, **STRATEGY_COLUMNS}.items()}
         jobs = {name: job for name, job in jobs.items() if job is not None}
-        for program in programs if knuth else ():
+        pairs = {strategy: mine[problem.bounds is not None] for strategy, mine in BINARY_PROGRAMS.items()}
+        for program in [*programs, *pairs.values()] if knuth else ():
             if (knuth / program).exists():
                 jobs[program.upper()] = knuth_job(knuth / program, problem)
-        rows.append(Row(label, "seconds", 1, race(jobs, check, rounds, 600)))
+        row = Row(label, "seconds", 1, race(jobs, check, rounds, 600))
+        for strategy, program in pairs.items():
+            if knuth and (knuth / program).exists():
+                problem.count(engine=strategy)
+                ours = (problem.stats.solutions, problem.stats.nodes, problem.stats.updates)
+                theirs = knuth_job(knuth / program, problem, answer=figures_of)(float("inf")).answer
+                if ours != theirs:
+                    row.cells[program.upper()].note = f"figures {theirs}, ours {ours}"
+                    row.cells[program.upper()].cpu = None
+        rows.append(row)
         progress(rows[-1])
     return rows
+
+
+def figures_of(report: str) -> tuple[int, int, int] | None:
+    """Solutions, nodes and updates in the last words of Knuth's programs."""
+    found = re.search(r"Altogether (\d+) solutions?, .*? (\d+) updates, .*? (\d+) nodes", report)
+    return (int(found[1]), int(found[3]), int(found[2])) if found else None
 
 
 def best_costs(report: str) -> list[int]:
@@ -559,6 +583,24 @@ def report(sections: dict[str, list[Row]], rivals: list[Rival], settings: str, m
                    + " | ".join(shown(row, row.cells.get(n), "cpu", ratio=False)
                                 for n in ("dlx", *ENGINE_COLUMNS))
                    + f" | {theirs} |")
+    out += ["", ("Binary branching, CPU seconds: each strategy of the cells engine beside Knuth's program of that "
+                 "strategy (SSXCC-BINARY and its change files ssxcc-frb.ch and ssxcc-wtd.ch; SSMCC and ssmcc-frb.ch, "
+                 "ssmcc-wtd.ch on rows with multiplicities), in the same run; each pair also reports the same "
+                 "solutions, nodes and updates (else the cell says so). In parentheses: Knuth's time divided by "
+                 "ours (above 1: ours is faster)."), "",
+            "| problem | " + " | ".join(f"{strategy} | Knuth's" for strategy in BINARY_PROGRAMS) + " |",
+            "|---|" + "---:|---:|" * len(BINARY_PROGRAMS)]
+    for row in sections["knuth"]:
+        bounded = row.label.startswith("MCC")
+        cells = []
+        for strategy, programs in BINARY_PROGRAMS.items():
+            mine, theirs = row.cells.get(f"dlx engine={strategy}"), row.cells.get(programs[bounded].upper())
+            cells.append(shown(row, mine, "cpu", ratio=False))
+            text = shown(row, theirs, "cpu", ratio=False)
+            if mine is not None and theirs is not None and mine.cpu and theirs.cpu:
+                text += f" ({theirs.cpu / mine.cpu:.2f}x)"
+            cells.append(text)
+        out.append(f"| {row.label} | " + " | ".join(cells) + " |")
     out += ["", "## The cheapest solutions (minimum-cost exact cover): CPU seconds", "",
             ("dlx's `cheapest(k)` (Knuth's DLX5, its structure built in the time) beside Knuth's dlx5 (C, clang -O3 "
              "-march=native, the whole process; absent unless --knuth names where it is built), HiGHS (a 0/1 "
@@ -620,8 +662,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, help="rounds per row (default 3, --quick 1)")
     parser.add_argument("--budget", type=float, help="seconds a solver may take on one run (default 60, --quick 5)")
     parser.add_argument("--knuth", type=Path, metavar="DIR",
-                        help="where Knuth's dlx1, dlx2, dlx3, dlx5, ssxc1 and ssxcc are built: run them beside the "
-                             "engines")
+                        help="where Knuth's dlx1, dlx2, dlx3, dlx5, ssxc1, ssxcc, ssxcc-binary, ssxcc-frb, "
+                             "ssxcc-wtd, ssmcc, ssmcc-frb and ssmcc-wtd are built: run them beside the engines")
     parser.add_argument("--only", choices=SECTIONS, action="append",
                         help="run only this section (may be repeated); the report holds the sections run")
     args = parser.parse_args()

@@ -47,7 +47,7 @@ from naive import CostCounts, Counts, Tally, algorithm_m, algorithm_x, cheapest_
 import dlx
 from dlx import Batch, ExactCover, engines, parallel
 
-ENGINES = tuple(engines.ENGINES)
+ENGINES = tuple(engines.names())
 #: The option counts of one item that sit at a word's edges (the compact engine's words are 8,
 #: 16, 32 or 64 bits, the top one spare), and a few beyond its limit of 63.
 WIDTHS = (1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129)
@@ -191,8 +191,9 @@ def machine_of(name: str, ec: ExactCover):
 
 
 def ordered(machine) -> bool:
-    """Whether the machine's solutions come in Knuth's order (dancing cells has its own)."""
-    return machine.name != "cells"
+    """Whether the machine's solutions come in Knuth's order (dancing cells has its own, and so
+    has binary branching)."""
+    return not machine.name.startswith(("cells", "binary"))
 
 
 def figures(machine, ec: ExactCover, o: Oracle) -> str | None:
@@ -408,7 +409,7 @@ def path_reduce(name, p, ec, o, rng):
         fewer[j] = 0
         if batch_oracle(o, starts, fewer, 2)[0] == 1:
             return f"reduced {row} (groups {sizes}) to {got}: not minimal (group {j} can go)"
-    others = {e: Batch(ec, sizes, engine=e).reduce(row).tolist() for e in ENGINES if machine_of(e, ec)}
+    others = {e: Batch(ec, sizes, engine=e).reduce(row).tolist() for e in ENGINES if applies(e, "reduce", ec)}
     if any(v != got for v in others.values()):
         return f"reduced {row} (groups {sizes}): {name} gives {got}, the engines {others}"
     return None
@@ -477,9 +478,19 @@ MEMO = ("memo", "zdd")
 CHEAPEST = ("dlx5", "cheapest")
 
 
+#: The paths that need an engine's batch kernel.
+BATCH_PATHS = ("batch", "reduce")
+
+
+def applies(engine: str, path: str, ec: ExactCover) -> bool:
+    """Whether ``engine`` takes ``ec`` (and, on a batch path, batches)."""
+    machine = machine_of(engine, ec)
+    return machine is not None and (path not in BATCH_PATHS or machine.batches)
+
+
 def checks_for(p: Problem, ec: ExactCover) -> list[tuple[str, str]]:
     """The (engine, path) pairs that apply to ``p``."""
-    pairs = [(e, path) for e in ENGINES if machine_of(e, ec) is not None for path in PATHS]
+    pairs = [(e, path) for e in ENGINES for path in PATHS if applies(e, path, ec)]
     return pairs + [MEMO] + ([CHEAPEST] if not p.bounds else [])
 
 

@@ -51,6 +51,12 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     printed: list = [0]     # solutions written out (the kernel may have found more); --cheapest: what it found
     shown = None if args.all or args.count or not _is_terminal(sys.stdout) else SHOWN
     try:
+        try:
+            strategy = (args.branching, args.heuristic)
+            args.engine = engines.named(args.engine, *strategy) if strategy != (None, None) else args.engine
+        except ValueError as e:
+            print(f"dlx: error: {e}", file=sys.stderr)
+            return ERROR
         problem, draw, args.file = _problem(args.source, parser)
         tracer = _Tracer(problem)
         split = args.jobs != 1 or args.dask is not None
@@ -192,7 +198,9 @@ def _cheapest(problem: ExactCover, args: argparse.Namespace, draw: Draw | None, 
     from .cheapest import Cheapest, Interrupted, cheapest
     refused = [flag for flag, given in (("--dask", args.dask is not None), ("--trace", args.trace),
                                         ("--seed", args.seed is not None), ("--limit", args.limit is not None),
-                                        ("--engine", args.engine != engines.DEFAULT), ("--count", args.count))
+                                        ("--engine", args.engine != engines.DEFAULT), ("--count", args.count),
+                                        ("--branching", args.branching is not None),
+                                        ("--heuristic", args.heuristic is not None))
                if given]
     if refused:
         print(f"dlx: error: --cheapest runs Knuth's DLX5; it takes no {', '.join(refused)}", file=sys.stderr)
@@ -420,6 +428,14 @@ def _parser() -> argparse.ArgumentParser:
                         help="stop after N search nodes (a budget; exit status 3 if it runs out)")
     parser.add_argument("--engine", choices=list(engines.ENGINES), default=engines.DEFAULT,
                         help=f"the search engine: {engines.help_text()} (default: %(default)s)")
+    parser.add_argument("--branching", choices=engines.BRANCHINGS,
+                        help="all: try every option of the chosen item in turn (d-way, the default); binary: "
+                             "take one option or leave it out and choose again (Knuth's SSXCC-BINARY; the "
+                             "cells engine, which branches binary on multiplicities always, as SSMCC)")
+    parser.add_argument("--heuristic", metavar="H",
+                        help="how binary branching chooses its item: mrv (fewest options, the default), frb "
+                             "(failure rates, Li, Yin and Li) or wtd (weighted degrees, Boussemart et al.; "
+                             "wtd:DW:FACTOR sets Knuth's w and W); frb and wtd imply --branching binary")
     parser.add_argument("--jobs", type=_natural, default=1, metavar="N",
                         help="search on N threads, 0 for one per core (default: %(default)s); the "
                              "same solutions in the same order (dancing cells: another order)")

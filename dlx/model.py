@@ -302,7 +302,8 @@ class ExactCover:
 
     def search(self, *, limit: int | None = None, max_nodes: int | None = None,
                engine: str = engines.DEFAULT, seed: int | None = None,
-               trace: bool | Callable[[np.ndarray], None] = False) -> Search:
+               trace: bool | Callable[[np.ndarray], None] = False, branching: str | None = None,
+               heuristic: str | None = None) -> Search:
         """A search of this problem that pauses instead of ending: at ``limit`` solutions, at
         ``max_nodes`` nodes, on :meth:`Search.stop` or Ctrl-C, and can go on with
         :meth:`Search.resume`. Iterate it for solutions or call :meth:`Search.count`; close it (or
@@ -322,11 +323,20 @@ class ExactCover:
         (:attr:`Search.trace`, worded by :func:`dlx.tracing.lines`), or hands the steps to a
         function as they come; the Dancing Links engine on a problem without colours or
         multiplicities records traces (``"auto"`` then picks it).
+
+        ``branching="binary"`` makes dancing cells branch on one option at a time (take it, or leave
+        it out and choose again: Knuth's SSXCC-BINARY; multiplicities always do, as SSMCC), and
+        ``heuristic`` steers the choice: ``"mrv"`` (fewest options, the default), ``"frb"`` (failure
+        rates) or ``"wtd"`` (weighted degrees), which imply binary branching (see
+        :mod:`dlx.engines.binary` and docs/engine.md). They apply to :meth:`first`, :meth:`solutions`
+        and :meth:`count` alike; the run's ``stats.engine`` names them (``"cells/binary/frb"``).
         """
+        engine = engines.named(engine, branching, heuristic)
         return Search(self, limit=limit, max_nodes=max_nodes, engine=engine, seed=seed, trace=trace)
 
     def first(self, *, max_nodes: int | None = None, engine: str = engines.DEFAULT,
-              seed: int | None = None, jobs: int | None = 1, client: Any = None) -> tuple[int, ...] | None:
+              seed: int | None = None, jobs: int | None = 1, client: Any = None, branching: str | None = None,
+              heuristic: str | None = None) -> tuple[int, ...] | None:
         """The first solution found (option numbers, ascending), or None when there is none (or
         none within ``max_nodes`` nodes: ``stats.status`` tells which). With a ``seed``, a random
         solution of sorts: the first in the order that seed draws (see :meth:`search`). With
@@ -338,6 +348,7 @@ class ExactCover:
         >>> queens.first() == queens.first(seed=None), queens.first(seed=1) == queens.first(seed=1)
         (True, True)
         """
+        engine = engines.named(engine, branching, heuristic)
         if _split(jobs, client):
             found = self._parallel(jobs, client, collect=True, limit=1, max_nodes=max_nodes,
                                    engine=engine, seed=seed).solutions
@@ -346,7 +357,8 @@ class ExactCover:
 
     def solutions(self, limit: int | None = None, *, max_nodes: int | None = None,
                   engine: str = engines.DEFAULT, seed: int | None = None, jobs: int | None = 1,
-                  client: Any = None) -> Iterator[tuple[int, ...]]:
+                  client: Any = None, branching: str | None = None,
+                  heuristic: str | None = None) -> Iterator[tuple[int, ...]]:
         """Every solution, lazily, in the order the search finds them (at most ``limit``, and
         within a budget of ``max_nodes`` search nodes).
 
@@ -365,7 +377,9 @@ class ExactCover:
         :mod:`dlx.parallel`) and the solutions come when it is over, in the order one run gives
         them (the Dancing Links engines; dancing cells gives the same solutions in another order).
         A ``limit`` then stops it once that many are found, not necessarily one run's first.
+        ``branching`` and ``heuristic``: see :meth:`search`.
         """
+        engine = engines.named(engine, branching, heuristic)
         if _split(jobs, client):
             return iter(self._parallel(jobs, client, collect=True, limit=limit, max_nodes=max_nodes,
                                        engine=engine, seed=seed).solutions)
@@ -373,7 +387,8 @@ class ExactCover:
 
     def count(self, limit: int | None = None, *, max_nodes: int | None = None,
               engine: str = engines.DEFAULT, seed: int | None = None, jobs: int | None = 1,
-              client: Any = None, memo: bool = False) -> int:
+              client: Any = None, memo: bool = False, branching: str | None = None,
+              heuristic: str | None = None) -> int:
         """The number of solutions; counting stops at ``limit`` solutions or ``max_nodes`` search
         nodes. ``stats`` tells what it cost and whether the count is complete. With ``jobs``
         threads (None: one per core) or a Dask ``client``, the search is split (see
@@ -396,7 +411,10 @@ class ExactCover:
 
         >>> problems.dominoes(12, 12).count(memo=True)
         53060477521960000
+
+        ``branching`` and ``heuristic``: see :meth:`search`.
         """
+        engine = engines.named(engine, branching, heuristic)
         if memo:
             if limit is not None or seed is not None or client is not None:
                 raise ValueError("count(memo=True) counts every solution: it takes no limit, seed or client")

@@ -11,6 +11,7 @@ from naive import algorithm_m, algorithm_x, brute_force, brute_force_m, is_cover
 from support import EXAMPLES, assert_solutions, batches, mcc_problems, messages, small_problems
 
 from dlx import Batch, ExactCover, ProblemWarning, problems, read_dlx
+from dlx import engines
 from dlx.engines import cells
 
 #: Options without a primary item (all-zero rows and the like) are skipped with a warning, as
@@ -148,11 +149,12 @@ def ec_stats_cleansings(ec):
     return ec.stats.cleansings
 
 
-def test_multiplicities_are_refused_with_a_pointer_to_dlx():
-    ec = ExactCover([["a"], ["a"]], bounds={"a": 2})
-    with pytest.raises(ValueError, match="cells engine takes no multiplicities.*the dlx engine"):
-        ec.count(engine="cells")
-    assert ec.count() == 1
+def test_multiplicities_go_to_ssmcc_and_the_d_way_machine_refuses_them():
+    ec = ExactCover([["a"], ["a"], ["a", "b"]], bounds={"a": 2}, secondary=["b"])
+    assert ec.count(engine="cells") == ec.count() == 3
+    assert ec.prepared("cells").engine.name == "binary"       # SSMCC branches binary
+    with pytest.raises(ValueError, match="takes no multiplicities.*SSMCC"):
+        engines.get("cells").machines[0].for_problem(ec.engine_input)
 
 
 def test_the_save_stack_grows_in_a_deep_search(monkeypatch):
@@ -240,5 +242,7 @@ def test_the_command_takes_the_engine(capsys):
     assert messages(err).startswith("Altogether 92 solutions, ") and err.rstrip().endswith("engine cells.")
     assert main([str(EXAMPLES / "knuth.dlx"), "--engine", "cells"]) == 0
     assert sorted(capsys.readouterr().out.splitlines()) == ["a d f", "b g", "c e"]
-    assert main([str(EXAMPLES / "bounds.dlx"), "--engine", "cells"]) == 1
-    assert "cells engine takes no multiplicities" in capsys.readouterr().err
+    assert main([str(EXAMPLES / "bounds.dlx"), "--engine", "cells"]) == 0      # SSMCC
+    ssmcc = sorted(capsys.readouterr().out.splitlines())
+    assert main([str(EXAMPLES / "bounds.dlx"), "--engine", "dlx"]) == 0
+    assert ssmcc == sorted(capsys.readouterr().out.splitlines()) and ssmcc

@@ -299,9 +299,9 @@ def test_help_lists_every_exit_status_and_keeps_the_examples_whole(capsys):
 
 
 def test_an_engine_that_cannot_take_the_problem_is_named_as_a_flag(capsys):
-    assert main([str(EXAMPLES / "bounds.dlx"), "--engine", "cells"]) == 1
+    assert main([str(EXAMPLES / "bounds.dlx"), "--engine", "compact"]) == 1
     err = capsys.readouterr().err
-    assert "--engine cells: the cells engine takes no multiplicities" in err
+    assert "--engine compact: the compact engine takes no multiplicities" in err
     assert "engine='dlx'" not in err
 
 

@@ -18,8 +18,8 @@ def runs() -> list:
     for machine in engines.machines():
         for function, args in machine.samples:
             make = getattr(problems, function)
-            name = next(name for name, family in engines.ENGINES.items() if family.machines
-                        and family.for_problem(make(*args).engine_input) is machine)
+            name = next(name for name in engines.names() if machine in engines.get(name).machines
+                        and engines.get(name).for_problem(make(*args).engine_input) is machine)
             for search in machine.searches:
                 found.append(pytest.param(search, name, make, args, id=f"{machine.name}-{function}"))
     for name, machine in engines.OPTIMISERS.items():

@@ -16,8 +16,9 @@ from __future__ import annotations
 import importlib
 from typing import Any, Protocol
 
-from . import compact
+from . import binary, compact
 from .base import Engine, Machine, Options, Prepared, Single
+from .binary import HEURISTICS, Binary
 from .cells import Cells
 from .compact import CompactEngine
 from .dlx1 import DLX1
@@ -55,6 +56,48 @@ class DancingLinks:
         if self.plain.refusal(problem) is None:
             return self.plain
         return self.general
+
+
+class DancingCells:
+    """Knuth's dancing cells: SSXC1 (plain), SSXCC (colours), both d-way; binary branching on
+    request (SSXCC-BINARY, with a heuristic: ``"cells/binary"``, ``"cells/binary/frb"``, ...); SSMCC,
+    which branches binary, for multiplicities."""
+
+    name = "cells"
+    summary = ("dancing cells: Knuth's SSXC1, or SSXCC with colours; SSXCC-BINARY with branching='binary' "
+               "(heuristics mrv, frb, wtd); SSMCC for multiplicities")
+
+    def __init__(self) -> None:
+        self.dway = Cells()
+        self.binary = {heuristic: Binary(heuristic) for heuristic in HEURISTICS}
+        self.machines = (self.dway, *self.binary.values())
+
+    def for_problem(self, problem: Options) -> Engine:
+        """SSMCC (binary, mrv) for multiplicities, else the d-way machine."""
+        return self.binary["mrv"] if problem.bounds is not None else self.dway
+
+    def strategy(self, strategy: str) -> Family:
+        """The family of one strategy: ``"binary"`` or ``"binary/HEURISTIC"``."""
+        branching, _, heuristic = strategy.partition("/")
+        if branching != "binary":
+            raise ValueError(f"unknown engine 'cells/{strategy}': the strategies of the cells engine are binary "
+                             "and binary/HEURISTIC")
+        machine = self.binary.get(heuristic or "mrv") or Binary(heuristic)
+        return Strategy(f"{self.name}/{strategy}", machine.summary, machine)
+
+
+class Strategy:
+    """A family of one machine: a search strategy of an engine (its name says which)."""
+
+    def __init__(self, name: str, summary: str, machine: Engine) -> None:
+        self.name, self.summary, self.machine = name, summary, machine
+        self.machines = (machine,)
+
+    def for_problem(self, problem: Options) -> Engine:
+        why = self.machine.refusal(problem)
+        if why:
+            raise ValueError(why)
+        return self.machine
 
 
 #: Options at least this long on average (entries per option) make a problem one for dancing
@@ -102,7 +145,10 @@ class Auto:
 
 
 #: Every engine there is, by the name the API and the commands take.
-ENGINES: dict[str, Family] = {"auto": Auto(), "dlx": DancingLinks(), "cells": Cells(), "compact": CompactEngine()}
+ENGINES: dict[str, Family] = {"auto": Auto(), "dlx": DancingLinks(), "cells": DancingCells(),
+                              "compact": CompactEngine()}
+#: How the engines that can branch binary do: ``branching="all"`` (d-way, the default) or ``"binary"``.
+BRANCHINGS = ("all", "binary")
 DEFAULT = "auto"
 #: The searches for the cheapest solutions (:meth:`dlx.ExactCover.cheapest`), by name: machines
 #: that keep the k best rather than visit every solution, so not engines of :data:`ENGINES`; they
@@ -121,11 +167,50 @@ def machines() -> list[Engine]:
 
 
 def get(name: str) -> Family:
-    """The engine called ``name``; a ValueError listing the names there are for any other."""
+    """The engine called ``name`` (with a strategy: ``"cells/binary/frb"``, see :func:`named`); a
+    ValueError listing the names there are for any other."""
+    base, slash, strategy = name.partition("/") if isinstance(name, str) else (name, "", "")
     try:
-        return ENGINES[name]
+        family = ENGINES[base]
     except (KeyError, TypeError):
         raise ValueError(f"unknown engine {name!r}; the engines are: {', '.join(ENGINES)}") from None
+    if not slash:
+        return family
+    if not hasattr(family, "strategy"):
+        raise ValueError(f"unknown engine {name!r}: the {base} engine has one strategy only")
+    return family.strategy(strategy)
+
+
+def named(engine: str, branching: str | None = None, heuristic: str | None = None) -> str:
+    """The registry name of ``engine`` searching by ``branching`` (``"all"``: d-way, the default;
+    ``"binary"``) steered by ``heuristic`` (``"mrv"``, the default; ``"frb"``, ``"wtd"``, which
+    imply binary branching): ``"cells/binary/frb"`` and the like. ``"auto"`` with either is dancing
+    cells. A ValueError names what does not fit."""
+    get(engine)
+    if branching not in (None, *BRANCHINGS):
+        raise ValueError(f"unknown branching {branching!r}; the branchings are: {', '.join(BRANCHINGS)}")
+    if heuristic is not None:
+        binary.parse_heuristic(heuristic)
+    if branching in (None, "all") and heuristic in (None, "mrv"):
+        return engine
+    if branching == "all":
+        raise ValueError(f"the heuristic {heuristic!r} steers binary branching: pass branching='binary' (or "
+                         "leave branching out)")
+    base = "cells" if engine == "auto" else engine.partition("/")[0]
+    if not hasattr(ENGINES[base], "strategy"):
+        raise ValueError(f"the {base} engine branches d-way only: binary branching and its heuristics are the "
+                         "cells engine's (engine='cells')")
+    return f"{base}/binary" + ("" if heuristic in (None, "mrv") else f"/{heuristic}")
+
+
+def names() -> list[str]:
+    """Every name of the registry, with each strategy of each engine (Knuth's heuristics at their
+    defaults)."""
+    found = list(ENGINES)
+    for name, family in ENGINES.items():
+        if hasattr(family, "strategy"):
+            found += [named(name, "binary", heuristic) for heuristic in HEURISTICS]
+    return found
 
 
 def resolve(name: str, problem: Options) -> str:
@@ -192,5 +277,5 @@ def tunables() -> list[tuple[Any, str, Any]]:
     return found
 
 
-__all__ = ["DEFAULT", "ENGINES", "OPTIMISERS", "Engine", "Machine", "Options", "Prepared", "Single", "choose",
-           "counting", "get", "help_text", "machines", "resolve", "table", "tracer", "tunables"]
+__all__ = ["BRANCHINGS", "DEFAULT", "ENGINES", "OPTIMISERS", "Engine", "Machine", "Options", "Prepared", "Single",
+           "choose", "counting", "get", "help_text", "machines", "named", "names", "resolve", "table", "tracer", "tunables"]

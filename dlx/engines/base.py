@@ -115,6 +115,9 @@ class Engine(Protocol):
     name: str
     #: Whether :meth:`advance` records a trace (else it raises :class:`TraceRefused` for one).
     traces: bool
+    #: Whether it solves batches (:meth:`solve_batch`, :meth:`reduce_row`; else they raise a ValueError
+    #: that says which engine does).
+    batches: bool
     #: Whether the pieces of a split search find one run's solutions in its order, with its nodes
     #: and updates exactly (else the same solutions in another order, counted otherwise).
     exact_splits: bool

@@ -223,8 +223,7 @@ def _build(option_start, option_items, option_colours, n_items, n_primary, lo, h
             bad = True
     if mcc:
         # SSMCC makes the items without options invisible, the first item first
-        for i in range(n_items):
-            x = item[i]
+        for x in item.copy():
             if sets[x - 1] == 0:
                 active -= 1
                 p = sets[x - 2]
@@ -328,104 +327,6 @@ def include(opt, item, sets, nd, clr, second, state, force):
 
 
 @njit(cache=True, nogil=True)
-def include_mcc(opt, item, sets, nd, clr, second, state):
-    """SSMCC's ``include_option``: each item of the option of node ``opt``: a primary item's bound
-    goes down by one; a secondary item, or a primary one whose bound reaches 0, has the options that
-    clash with ``opt`` swapped out of every set they are in (an item left with fewer options than
-    it needs stops the take; one left with none, that needs none, leaves the active list) and then
-    leaves the active list; otherwise only ``opt`` leaves the item's set (or the item, when that
-    was its last option). Returns ``(ok, updates, tough)``."""
-    coloured = clr.size > 0
-    active = state[ACTIVE]
-    updates = 0
-    while nd[opt - 2] > 0:
-        opt -= 2
-    while nd[opt] > 0:
-        ii = nd[opt]
-        pp = nd[opt + 1]
-        p = sets[ii - 2]
-        if p >= active:
-            opt += 2            # a secondary item purified already (a primary one cannot be)
-            continue
-        if ii < second:
-            sets[ii - 4] -= 1
-        if ii >= second or sets[ii - 4] == 0:
-            ss = sets[ii - 1]
-            c = 0
-            if ii >= second and coloured:
-                c = clr[opt >> 1]
-            for s in range(ii + ss - 1, ii - 1, -1):
-                if s == pp:
-                    continue
-                optp = sets[s]
-                if c != 0 and clr[optp >> 1] == c:
-                    continue
-                nn = optp
-                while nd[nn - 2] > 0:
-                    nn -= 2
-                while nd[nn] > 0:
-                    i2 = nd[nn]
-                    p2 = nd[nn + 1]
-                    if p2 >= second and sets[i2 - 2] >= active:
-                        nn += 2
-                        continue
-                    s2 = sets[i2 - 1] - 1
-                    if p2 < second:
-                        if s2 < sets[i2 - 4] - sets[i2 - 5]:
-                            state[ACTIVE] = active
-                            state[FORCED] = 0
-                            return False, updates, i2
-                        if s2 == 0:
-                            active -= 1
-                            iii = item[active]
-                            q = sets[i2 - 2]
-                            item[active] = i2
-                            item[q] = iii
-                            sets[i2 - 2] = active
-                            sets[iii - 2] = q
-                    if s2 > 0:
-                        nnp = sets[i2 + s2]
-                        sets[i2 - 1] = s2
-                        sets[i2 + s2] = nn
-                        sets[p2] = nnp
-                        nd[nn + 1] = i2 + s2
-                        nd[nnp + 1] = p2
-                        updates += 1
-                    nn += 2
-            p = sets[ii - 2]
-            active -= 1
-            iii = item[active]
-            item[active] = ii
-            item[p] = iii
-            sets[ii - 2] = active
-            sets[iii - 2] = p
-        else:
-            ss = sets[ii - 1] - 1
-            if ss < sets[ii - 4] - sets[ii - 5]:
-                state[ACTIVE] = active
-                state[FORCED] = 0
-                return False, updates, ii
-            if ss == 0:
-                active -= 1
-                iii = item[active]
-                item[active] = ii
-                item[p] = iii
-                sets[ii - 2] = active
-                sets[iii - 2] = p
-            else:
-                nnp = sets[ii + ss]
-                sets[ii - 1] = ss
-                sets[ii + ss] = opt
-                sets[pp] = nnp
-                nd[opt + 1] = ii + ss
-                nd[nnp + 1] = pp
-                updates += 1
-        opt += 2
-    state[ACTIVE] = active
-    return True, updates, 0
-
-
-@njit(cache=True, nogil=True)
 def drop(cur, item, sets, nd, second, state, mcc):
     """``Remove the option cur_choice``: swap the option of node ``cur`` out of the sets of its
     active items (the right child). With multiplicities an item left with fewer options than it
@@ -467,13 +368,14 @@ def drop(cur, item, sets, nd, second, state, mcc):
     return True, updates
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def choose(item, sets, second, state, force, weight, heuristic, mcc):
     """``Set best_itm to the best item for branching``: push every forced item on ``force`` (with
     multiplicities, as many times as it needs options), and set ``state[BEST]`` to the item to
     branch on and ``state[DEGREE]`` to its degree (``INF_SIZE``: no primary item is active, a
     solution). The score is the degree (``mrv``), or the degree divided by the item's weight or
-    failure rate, in 32-bit floating point as Knuth's C divides."""
+    failure rate, in 32-bit floating point as Knuth's C divides. (numpy's error model: a weight is
+    never 0, and a division that could raise would keep reference counts in the search's loop.)"""
     active = state[ACTIVE]
     forced = state[FORCED]
     score = INF_SIZE
@@ -531,36 +433,46 @@ def choose(item, sets, second, state, force, weight, heuristic, mcc):
     state[DEGREE] = score
 
 
-@njit(cache=True, nogil=True)
-def learn(ok, best, tough, sets, weight, knobs, heuristic, item, second):
-    """What a take teaches: FRB counts the assignment to ``best`` and moves its failure rate
-    towards 1 (a failure) or 0; WTD adds ``dw`` to the weight of the item ``tough`` wiped out, and
-    rescales every weight when one grows dangerously large."""
-    if heuristic == FRB:
-        i = sets[best - 3]
-        assigns = np.float32(np.float64(weight[i, 1]) + 1.0)
-        weight[i, 1] = assigns
-        rate = weight[i, 0]
-        if ok:
-            weight[i, 0] = np.float32(rate - np.float32(rate / assigns))
-        else:
-            r = np.float64(rate)
-            weight[i, 0] = np.float32(r + (1.0 - r) / np.float64(assigns))
-    elif heuristic == WTD and not ok:
-        i = sets[tough - 3]
-        dw = knobs[0]
-        weight[i, 0] = np.float32(weight[i, 0] + dw)
-        dw = np.float32(dw * knobs[1])
-        if weight[i, 0] >= DANGEROUS:
-            for k in range(item.size):
-                if item[k] < second:
-                    j = sets[item[k] - 3]
-                    t = np.float32(weight[j, 0] * RESCALE)
-                    weight[j, 0] = WMIN if t < WMIN else t
-            dw = np.float32(dw * RESCALE)
-            if dw < WMIN:
-                dw = WMIN
-        knobs[0] = dw
+@njit(cache=True, nogil=True, error_model="numpy")
+def learn_frb(ok, i, weight):
+    """FRB: one more assignment to item number ``i``; its failure rate moves towards 1 (a failure)
+    or 0, as ssxcc-frb.ch computes it (the float sums in double, as C promotes ``1.0``)."""
+    assigns = np.float32(np.float64(weight[i, 1]) + 1.0)
+    weight[i, 1] = assigns
+    rate = weight[i, 0]
+    if ok:
+        weight[i, 0] = np.float32(rate - np.float32(rate / assigns))
+    else:
+        r = np.float64(rate)
+        weight[i, 0] = np.float32(r + (1.0 - r) / np.float64(assigns))
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def learn_wtd(i, weight, knobs):
+    """WTD: item number ``i`` was wiped out: its weight grows by ``dw``, and ``dw`` by its factor.
+    True when the weight has grown dangerously large (:func:`rescale` is due)."""
+    dw = knobs[0]
+    w = np.float32(weight[i, 0] + dw)
+    weight[i, 0] = w
+    knobs[0] = np.float32(dw * knobs[1])
+    return w >= DANGEROUS
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def rescale(sets, weight, knobs, item, second):
+    """Every primary item's weight, and ``dw``, times 1e-20 (at least 1e-30), as Knuth rescales."""
+    for k in range(item.size):
+        x = item[k]
+        if x < second:
+            j = sets[x - 3]
+            t = np.float32(weight[j, 0] * RESCALE)
+            if t < WMIN:
+                t = WMIN
+            weight[j, 0] = t
+    dw = np.float32(knobs[0] * RESCALE)
+    if dw < WMIN:
+        dw = WMIN
+    knobs[0] = dw
 
 
 @njit(cache=True, nogil=True)
@@ -575,6 +487,7 @@ def search(B, choice, deg, stagelevel, levelstage, saved, stack, force, weight, 
     item, sets, nd, clr = B.item, B.set, B.nd, B.clr
     second = B.second
     mcc = B.mcc
+    coloured = clr.size > 0
     if not resumable(state):
         return 0
     phase = st.RUNNING
@@ -594,10 +507,7 @@ def search(B, choice, deg, stagelevel, levelstage, saved, stack, force, weight, 
     end = updates + work
     found = 0
     used = 0
-    if B.bad:
-        phase = st.COMPLETE
-        step = BACKUP
-    while phase == st.RUNNING:
+    while True:
         if step == FORWARD:
             if updates >= poll:
                 poll = updates + POLL
@@ -612,15 +522,10 @@ def search(B, choice, deg, stagelevel, levelstage, saved, stack, force, weight, 
             if level < floor:
                 # a level of the path: take its node, or drop it
                 v = choice[level]
-                if v < 0:
-                    ok, u = drop(v & NODE, item, sets, nd, second, state, mcc)
-                else:
-                    if mcc:
-                        ok, u, _ = include_mcc(v, item, sets, nd, clr, second, state)
-                    else:
-                        ok, u, _ = include(v, item, sets, nd, clr, second, state, force)
-                    deg[level] = 1
-                    stage += 1
+                if v >= 0:
+                    step = ADVANCE
+                    continue
+                ok, u = drop(v & NODE, item, sets, nd, second, state, mcc)
                 if level + 1 >= floor:
                     updates += u
                 if not ok:
@@ -633,9 +538,13 @@ def search(B, choice, deg, stagelevel, levelstage, saved, stack, force, weight, 
             if nodes >= max_nodes:
                 phase = st.MAX_NODES
                 break
+            if B.bad:
+                phase = st.COMPLETE     # a primary item with too few options: no search, as Knuth's
+                break
             if level == ceiling:
                 phase = st.SPLIT
                 step = BACKUP
+                state[FORCED] = 0       # the piece's forced moves, not this run's
                 break
             nodes += 1
             # Maybe do a forced move
@@ -681,37 +590,149 @@ def search(B, choice, deg, stagelevel, levelstage, saved, stack, force, weight, 
                 saveptr += stride
             step = ADVANCE
         elif step == ADVANCE:
-            v = sets[best]
-            choice[level] = v
-            deg[level] = t
+            if level < floor:
+                v = choice[level]
+                deg[level] = 1
+            else:
+                v = sets[best]
+                choice[level] = v
+                deg[level] = t
             if mcc:
-                ok, u, tough = include_mcc(v, item, sets, nd, clr, second, state)
+                # SSMCC's include_option: each active item of the option, in order
+                ok = True
+                u = 0
+                tough = 0
+                q = v
+                while nd[q - 2] > 0:
+                    q -= 2
+                while nd[q] > 0:
+                    ii = nd[q]
+                    pp = nd[q + 1]
+                    p = sets[ii - 2]
+                    if p >= state[ACTIVE]:
+                        q += 2          # a secondary item purified already (a primary one cannot be)
+                        continue
+                    if ii < second:
+                        sets[ii - 4] -= 1
+                    if ii >= second or sets[ii - 4] == 0:
+                        # SSMCC's cover of ii: the options that clash with q leave every set they are in, then ii leaves
+                        a = state[ACTIVE]
+                        ss = sets[ii - 1]
+                        c = 0
+                        if ii >= second and coloured:
+                            c = clr[q >> 1]
+                        for s in range(ii + ss - 1, ii - 1, -1):
+                            if s == pp:
+                                continue
+                            optp = sets[s]
+                            if c != 0 and clr[optp >> 1] == c:
+                                continue
+                            nn = optp
+                            while nd[nn - 2] > 0:
+                                nn -= 2
+                            while nd[nn] > 0:
+                                i2 = nd[nn]
+                                p2 = nd[nn + 1]
+                                if p2 >= second and sets[i2 - 2] >= a:
+                                    nn += 2
+                                    continue
+                                s2 = sets[i2 - 1] - 1
+                                if p2 < second:
+                                    if s2 < sets[i2 - 4] - sets[i2 - 5]:
+                                        tough = i2
+                                        break
+                                    if s2 == 0:
+                                        a -= 1
+                                        iii = item[a]
+                                        r = sets[i2 - 2]
+                                        item[a] = i2
+                                        item[r] = iii
+                                        sets[i2 - 2] = a
+                                        sets[iii - 2] = r
+                                if s2 > 0:
+                                    nnp = sets[i2 + s2]
+                                    sets[i2 - 1] = s2
+                                    sets[i2 + s2] = nn
+                                    sets[p2] = nnp
+                                    nd[nn + 1] = i2 + s2
+                                    nd[nnp + 1] = p2
+                                    u += 1
+                                nn += 2
+                            if tough:
+                                break
+                        if tough:
+                            ok = False
+                            state[ACTIVE] = a
+                            state[FORCED] = 0
+                            break
+                        p = sets[ii - 2]
+                        a -= 1
+                        iii = item[a]
+                        item[a] = ii
+                        item[p] = iii
+                        sets[ii - 2] = a
+                        sets[iii - 2] = p
+                        state[ACTIVE] = a
+                    else:
+                        ss = sets[ii - 1] - 1
+                        if ss < sets[ii - 4] - sets[ii - 5]:
+                            ok = False
+                            tough = ii
+                            state[FORCED] = 0
+                            break
+                        if ss == 0:     # the item's last option: it leaves the active list
+                            a = state[ACTIVE] - 1
+                            state[ACTIVE] = a
+                            iii = item[a]
+                            item[a] = ii
+                            item[p] = iii
+                            sets[ii - 2] = a
+                            sets[iii - 2] = p
+                        else:           # the option leaves the item's set
+                            nnp = sets[ii + ss]
+                            sets[ii - 1] = ss
+                            sets[ii + ss] = q
+                            sets[pp] = nnp
+                            nd[q + 1] = ii + ss
+                            nd[nnp + 1] = pp
+                            u += 1
+                    q += 2
             else:
                 ok, u, tough = include(v, item, sets, nd, clr, second, state, force)
             if floor <= level + 1 < ceiling:
                 updates += u
-            if heuristic != MRV:
-                learn(ok, best, tough, sets, weight, knobs, heuristic, item, second)
+            if level >= floor:
+                if heuristic == FRB:
+                    learn_frb(ok, sets[best - 3], weight)
+                elif heuristic == WTD and not ok:
+                    if learn_wtd(sets[tough - 3], weight, knobs):
+                        rescale(sets, weight, knobs, item, second)
             if ok:
                 stage += 1
                 level += 1
                 stagelevel[level] = stage
                 levelstage[stage] = level
                 step = FORWARD
+            elif level < floor:
+                phase = st.COMPLETE         # the path clashes: the piece is empty
+                break
             else:
                 step = PURGEIT        # Knuth's tryagain: the same test of the degree
         elif step == PURGEIT:
             if deg[level] == 1:
                 step = PREBACKUP
                 continue
-            n = (saveptr - saved[stage]) // stride    # Restore the currently active items and their sizes
-            state[ACTIVE] = n
-            saveptr = saved[stage]
-            for p in range(saveptr, saveptr + n * stride, stride):
+            n = 0                   # Restore the currently active items and their sizes
+            p = saved[stage]
+            while p < saveptr:
                 x = stack[p]
                 sets[x - 1] = stack[p + 1]
                 if mcc and x < second:
                     sets[x - 4] = stack[p + 2]
+                n += 1
+                p += stride
+            state[ACTIVE] = n
+            saveptr = saved[stage]
             cur = choice[level]
             choice[level] = cur | REJECTED
             ok, u = drop(cur, item, sets, nd, second, state, mcc)
@@ -778,8 +799,8 @@ def check(B: BinaryStructure, problem: Options, machine: BinaryMachine | None = 
     start, ids, colours = problem.start, problem.items, problem.colours
     n1, n_items = problem.n_primary, problem.n_items
     item, sets, nd = B.item.tolist(), B.set.tolist(), B.nd.tolist()
-    base = B.origin_item.tolist()
-    index = {x: i for i, x in enumerate(base)}
+    index = {int(x): int(B.origin_set[x - 3]) for x in B.origin_item}
+    base = sorted(index, key=index.__getitem__)       # each item's set index, by its number
     for k, x in enumerate(item):
         if x not in index or sets[x - 2] != k:
             raise StructureError(f"item[{k}] = {x} and pos disagree")
@@ -832,7 +853,7 @@ def check(B: BinaryStructure, problem: Options, machine: BinaryMachine | None = 
     for i in expected:
         x = base[i]
         found = sorted(int(option_of(np.int32(sets[p]), B.nd)) for p in range(x, x + sets[x - 1]))
-        if B.mcc and i >= n1 and not options_of[i] and len(found) == 1 and found[0] in gone:
+        if B.mcc and i >= n1 and not options_of[i] and len(found) == 1:
             continue              # SSMCC keeps a secondary item's last option in its set when it goes
         if found != options_of[i]:
             raise StructureError(f"item {i} has options {found}, expected {options_of[i]}")
@@ -857,6 +878,10 @@ def parse_heuristic(spec: str) -> tuple[int, float, float]:
     return HEURISTICS[name], dw, factor
 
 
+NO_BATCHES = ("binary branching (SSXCC-BINARY, SSMCC) takes no batches: Batch searches with the cells "
+              "engine's d-way search, or with the dlx engine (DLX3) for multiplicities")
+
+
 class Binary:
     """Binary branching on dancing cells: SSXCC-BINARY, or SSMCC with multiplicities, steered by
     one heuristic (``mrv``, ``frb`` or ``wtd``)."""
@@ -868,6 +893,7 @@ class Binary:
     samples = (("langford", (4,)), ("graceful", ([(0, 1), (1, 2)],)), ("k_queens", (4, 3)))
     searches = (search,)
     traces = False
+    batches = False
     exact_splits = False
 
     def __init__(self, heuristic: str = "mrv") -> None:
@@ -932,10 +958,10 @@ class Binary:
         check(structure, options, machine)
 
     def first_nodes(self, options: Options) -> np.ndarray:
-        raise ValueError("binary branching takes no batches: Batch runs the cells engine's d-way search")
+        raise ValueError(NO_BATCHES)
 
     def solve_batch(self, *args) -> bool:
-        raise ValueError("binary branching takes no batches: Batch runs the cells engine's d-way search")
+        raise ValueError(NO_BATCHES)
 
     def reduce_row(self, *args) -> int:
-        raise ValueError("binary branching takes no batches: Batch runs the cells engine's d-way search")
+        raise ValueError(NO_BATCHES)

@@ -792,12 +792,14 @@ class Cells(Single):
     samples = (("langford", (4,)), ("graceful", ([(0, 1), (1, 2)],)))
     searches = (search,)
     traces = False
+    batches = True
     #: a piece's sets are as built, not as the run left them: options come in another order
     exact_splits = False
 
     def refusal(self, options: Options) -> str | None:
         if options.bounds is not None:
-            return "the cells engine takes no multiplicities (bounds other than 1): the dlx engine (DLX3) takes them"
+            return ("the d-way cells machine takes no multiplicities (bounds other than 1): the cells engine gives "
+                    "them to SSMCC, which branches binary, and the dlx engine to DLX3")
         return None
 
     def prepare(self, options: Options) -> CellStructure:

@@ -825,6 +825,7 @@ class CompactEngine(Single):
     samples = (("queens", (5,)), ("graceful", ([(0, 1), (1, 2)],)))
     searches = (search,)
     traces = False
+    batches = True
     exact_splits = True
 
     def refusal(self, options: Options) -> str | None:

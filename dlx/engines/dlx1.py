@@ -524,6 +524,7 @@ class DLX1:
     samples = (("queens", (5,)),)
     searches = (search,)
     traces = True
+    batches = True
     exact_splits = True
 
     def refusal(self, options: Options) -> str | None:

@@ -771,6 +771,7 @@ class DLX3:
     samples = (("k_queens", (5, 3)), ("graceful", ([(0, 1), (1, 2)],)))
     searches = (search,)
     traces = False
+    batches = True
     exact_splits = True
 
     def refusal(self, options: Options) -> str | None:
