@@ -27,9 +27,9 @@ The layout is Knuth's. ``set`` holds per item, before its options, ``slack`` (``
 ``item``) and ``size`` (``x-1``); its live options are ``set[x .. x+size)``. One list ``item``
 holds the active items, primary and secondary mixed, in its first ``active`` places. Node ``y`` (an
 even index of ``nd``) has ``itm = nd[y]`` and ``loc = nd[y+1]`` with ``set[loc] = y``; the spacer
-after an option of ``t`` entries has ``itm = -t`` and ``loc`` the option's number. Taking an option
-swaps the options that clash with it out of their other items' sets (each an *update*) and its items
-out of the active list; with multiplicities a primary item's bound goes down by one and the item
+after an option of ``t`` entries has ``itm = SPACER | t`` (Knuth's ``-t``) and ``loc`` the option's
+number; every index is unsigned (as in :mod:`.cells`). Taking an option swaps the options that clash
+with it out of their other items' sets (each an *update*) and its items out of the active list; with multiplicities a primary item's bound goes down by one and the item
 stays active (only the option leaves its set) until the bound reaches 0. Leaving an option out
 (the right child) swaps it out of its items' sets. On entering a branching node the sizes (and
 bounds) of the active items are saved per stage; a backtrack restores them.
@@ -80,9 +80,13 @@ STAGE, SAVEPTR, ACTIVE, FORCED, BEST, DEGREE, GROW = range(STATE_SIZE, STATE_SIZ
 BINARY_STATE_SIZE = STATE_SIZE + 7
 #: Words of ``set`` before each item's options.
 EXTRA = 5
-#: The bit of a choice that marks a dropped option (a right child) in a path.
-REJECTED = np.int32(-0x80000000)
-NODE = np.int32(0x7FFFFFFF)
+#: The bit of a choice that marks a dropped option (a right child) in a path, and the node's bits.
+REJECTED = np.uint32(0x80000000)
+NODE = np.uint32(0x7FFFFFFF)
+#: A spacer's ``itm``: this bit and the length of the option before it.
+SPACER = np.uint32(0x80000000)
+NO_OPTION = np.uint32(0xFFFFFFFF)
+ZERO, ONE, TWO, THREE, FOUR, FIVE = (np.uint32(k) for k in range(6))
 INF_SIZE = 0x7FFFFFFF
 MRV, FRB, WTD = 0, 1, 2
 HEURISTICS = {"mrv": MRV, "frb": FRB, "wtd": WTD}
@@ -97,10 +101,10 @@ STACK_START = 1 << 12
 class BinaryStructure(NamedTuple):
     """The sparse sets of one problem (``origin_*``: as built, shared by copies)."""
 
-    item: np.ndarray          # int32: set index of each item; the first ``active`` are active
-    set: np.ndarray           # int32: per item slack, bound, number, pos, size, then its options' nodes
-    nd: np.ndarray            # int32: per node itm, loc (spacers: -length, option number)
-    clr: np.ndarray           # int32: per node (index y // 2) its colour; empty without colours
+    item: np.ndarray          # uint32: set index of each item; the first ``active`` are active
+    set: np.ndarray           # uint32: per item slack, bound, number, pos, size, then its options' nodes
+    nd: np.ndarray            # uint32: per node itm, loc (spacers: SPACER | length, option number)
+    clr: np.ndarray           # uint32: per node (index y // 2) its colour; empty without colours
     origin_item: np.ndarray
     origin_set: np.ndarray
     origin_nd: np.ndarray
@@ -108,6 +112,7 @@ class BinaryStructure(NamedTuple):
     active: np.int64          # active items as built (items without options are not)
     mcc: bool                 # multiplicities: SSMCC's rules
     bad: bool                 # a primary item has too few options: no search
+    stages: int               # the most options a solution can hold
 
 
 class BinaryMachine:
@@ -122,13 +127,13 @@ class BinaryMachine:
     def __init__(self, structure: BinaryStructure, heuristic: int, dw: float, dwfactor: float) -> None:
         n_items = structure.item.size
         levels = structure.nd.size // 2 + 2      # a path takes or drops each option at most once
-        self.choice = np.zeros(levels, np.int32)
+        self.choice = np.zeros(levels, np.uint32)
         self.deg = np.zeros(levels, np.int32)
-        self.stagelevel = np.zeros(levels, np.int32)
-        self.levelstage = np.zeros(levels, np.int32)
-        self.saved = np.zeros(levels, np.int64)
-        self.stack = np.zeros(STACK_START, np.int32)
-        self.force = np.zeros(structure.set.size + 1, np.int32)
+        self.stagelevel = np.zeros(levels, np.int64)
+        self.levelstage = np.zeros(structure.stages + 2, np.int64)
+        self.saved = np.zeros(structure.stages + 2, np.int64)
+        self.stack = np.zeros(STACK_START, np.uint32)
+        self.force = np.zeros(structure.set.size + 1, np.uint32)
         self.weight = np.zeros((n_items, 2), np.float32)
         self.weight[:, 0] = 0.5 if heuristic == FRB else 1.0
         self.weight[:, 1] = 1.0
@@ -139,7 +144,7 @@ class BinaryMachine:
 
     def grow(self) -> None:
         """Double the save stack, keeping what it holds."""
-        bigger = np.zeros(2 * self.stack.size, np.int32)
+        bigger = np.zeros(2 * self.stack.size, np.uint32)
         bigger[:self.stack.size] = self.stack
         self.stack = bigger
         self.state[GROW] = 0
@@ -163,11 +168,12 @@ def build(options: Options) -> BinaryStructure:
         hi = options.bounds[:, 1].astype(np.int64)
     else:
         lo = hi = np.ones(n1, np.int64)
-    colours = np.zeros(0, np.int32) if options.colours is None else options.colours.astype(np.int32)
+    colours = np.zeros(0, np.uint32) if options.colours is None else options.colours.astype(np.uint32)
     item, sets, nd, clr, second, active, bad = _build(options.start, options.items, colours, options.n_items,
                                                       n1, lo, hi, mcc)
+    stages = n1 if not mcc else min(int(hi.sum()), options.start.size - 1)
     return BinaryStructure(item, sets, nd, clr, item.copy(), sets.copy(), nd.copy(), np.int64(second),
-                           np.int64(active), mcc, bool(bad))
+                           np.int64(active), mcc, bool(bad), stages)
 
 
 @njit(cache=True, nogil=True)
@@ -176,7 +182,7 @@ def _build(option_start, option_items, option_colours, n_items, n_primary, lo, h
     lengths = np.zeros(n_items, np.int64)
     for k in range(option_items.size):
         lengths[option_items[k]] += 1
-    item = np.empty(n_items, np.int32)
+    item = np.empty(n_items, np.uint32)
     x = EXTRA
     second = 0
     for i in range(n_items):
@@ -186,7 +192,7 @@ def _build(option_start, option_items, option_colours, n_items, n_primary, lo, h
         x += lengths[i] + EXTRA
     if n_primary == n_items:
         second = x
-    sets = np.zeros(x, np.int32)
+    sets = np.zeros(x, np.uint32)
     for i in range(n_items):
         x = item[i]
         sets[x - 3] = i
@@ -195,10 +201,11 @@ def _build(option_start, option_items, option_colours, n_items, n_primary, lo, h
             sets[x - 4] = hi[i]
             sets[x - 5] = hi[i] - lo[i]
     n_nodes = option_items.size + n_options + 1
-    nd = np.zeros(2 * n_nodes, np.int32)
+    nd = np.zeros(2 * n_nodes, np.uint32)
     coloured = option_colours.size > 0
-    clr = np.zeros(n_nodes if coloured else 0, np.int32)
-    nd[1] = -1
+    clr = np.zeros(n_nodes if coloured else 0, np.uint32)
+    nd[0] = SPACER
+    nd[1] = NO_OPTION
     y = 2
     for o in range(n_options):
         first = y
@@ -212,14 +219,14 @@ def _build(option_start, option_items, option_colours, n_items, n_primary, lo, h
             if coloured:
                 clr[y >> 1] = option_colours[k]
             y += 2
-        nd[y] = -((y - first) >> 1)
+        nd[y] = SPACER | ((y - first) >> 1)
         nd[y + 1] = o
         y += 2
     active = n_items
     bad = False
     for i in range(n_primary):
         x = item[i]
-        if sets[x - 1] < sets[x - 4] - sets[x - 5] or (not mcc and sets[x - 1] == 0):
+        if np.int64(sets[x - 1]) < np.int64(sets[x - 4]) - np.int64(sets[x - 5]) or (not mcc and sets[x - 1] == 0):
             bad = True
     if mcc:
         # SSMCC makes the items without options invisible, the first item first
@@ -250,14 +257,16 @@ def restore(item, sets, nd, origin_item, origin_set, origin_nd):
 
 @njit(cache=True, nogil=True)
 def option_of(y, nd):
-    """The number of the option that node ``y`` belongs to (read from the spacer after it)."""
-    y &= NODE
-    while nd[y] > 0:
-        y += 2
-    return nd[y + 1]
+    """The number of the option that node ``y`` belongs to (read from the spacer after it; the
+    ``REJECTED`` bit of a choice is ignored)."""
+    y = np.uint32(y) & NODE
+    while nd[y] < SPACER:
+        y += TWO
+    return nd[y + ONE]
 
 
-# The leaves below take arrays, never the record (see .base: a search calls leaves only).
+# The leaves below take arrays, never the record (see .base: a search calls leaves only). Every
+# index is unsigned, as in .cells: numba then spends no test on a negative index.
 
 
 @njit(cache=True, nogil=True)
@@ -268,62 +277,63 @@ def include(opt, item, sets, nd, clr, second, state, force):
     pushed on ``force``; one left with none stops the take (``forced`` emptied). Returns ``(ok,
     updates, tough)``, ``tough`` the item wiped out."""
     coloured = clr.size > 0
-    active = state[ACTIVE]
-    forced = state[FORCED]
+    active = np.uint32(state[ACTIVE])
+    forced = np.uint32(state[FORCED])
     updates = 0
-    while nd[opt - 2] > 0:
-        opt -= 2
-    while nd[opt] > 0:
+    while nd[opt - TWO] < SPACER:
+        opt -= TWO
+    while nd[opt] < SPACER:
         ii = nd[opt]
-        pp = nd[opt + 1]
-        p = sets[ii - 2]
+        pp = nd[opt + ONE]
+        p = sets[ii - TWO]
         if p < active:
-            ss = sets[ii - 1]
-            c = 0
+            c = ZERO
             if ii >= second and coloured:
-                c = clr[opt >> 1]
-            for s in range(ii + ss - 1, ii - 1, -1):
+                c = clr[opt >> ONE]
+            s = ii + sets[ii - ONE]
+            while s > ii:
+                s -= ONE
                 if s == pp:
                     continue
                 optp = sets[s]
-                if c != 0 and clr[optp >> 1] == c:
+                if c != 0 and clr[optp >> ONE] == c:
                     continue
                 nn = optp
-                while nd[nn - 2] > 0:
-                    nn -= 2
-                while nd[nn] > 0:
+                while nd[nn - TWO] < SPACER:
+                    nn -= TWO
+                while nd[nn] < SPACER:
                     if nn != optp:
                         i2 = nd[nn]
-                        p2 = nd[nn + 1]
-                        if p2 >= second and sets[i2 - 2] >= active:
-                            nn += 2
+                        p2 = nd[nn + ONE]
+                        if p2 >= second and sets[i2 - TWO] >= active:
+                            nn += TWO
                             continue
-                        s2 = sets[i2 - 1] - 1
-                        if s2 <= 1 and p2 < second:
+                        s2 = sets[i2 - ONE] - ONE
+                        if s2 <= ONE and p2 < second:
                             if s2 == 0:
                                 state[ACTIVE] = active
                                 state[FORCED] = 0
                                 return False, updates, i2
                             force[forced] = i2
-                            forced += 1
+                            forced += ONE
                         nnp = sets[i2 + s2]
-                        sets[i2 - 1] = s2
+                        sets[i2 - ONE] = s2
                         sets[i2 + s2] = nn
                         sets[p2] = nnp
-                        nd[nn + 1] = i2 + s2
-                        nd[nnp + 1] = p2
+                        nd[nn + ONE] = i2 + s2
+                        nd[nnp + ONE] = p2
                         updates += 1
-                    nn += 2
-            active -= 1
+                    nn += TWO
+            active -= ONE
             iii = item[active]
             item[active] = ii
             item[p] = iii
-            sets[ii - 2] = active
-            sets[iii - 2] = p
-        opt += 2
+            sets[ii - TWO] = active
+            sets[iii - TWO] = p
+        opt += TWO
     state[ACTIVE] = active
     state[FORCED] = forced
-    return True, updates, 0
+    return True, updates, ZERO
 
 
 @njit(cache=True, nogil=True)
@@ -332,38 +342,38 @@ def drop(cur, item, sets, nd, second, state, mcc):
     active items (the right child). With multiplicities an item left with fewer options than it
     needs stops it (returns ``ok`` False: the stage is over), and one left with none leaves the
     active list. Returns ``(ok, updates)``."""
-    active = state[ACTIVE]
+    active = np.uint32(state[ACTIVE])
     updates = 0
-    while nd[cur - 2] > 0:
-        cur -= 2
-    while nd[cur] > 0:
+    while nd[cur - TWO] < SPACER:
+        cur -= TWO
+    while nd[cur] < SPACER:
         ii = nd[cur]
-        p = nd[cur + 1]
-        if p >= second and sets[ii - 2] >= active:
-            cur += 2
+        p = nd[cur + ONE]
+        if p >= second and sets[ii - TWO] >= active:
+            cur += TWO
             continue
-        ss = sets[ii - 1] - 1
+        ss = sets[ii - ONE] - ONE
         if mcc and p < second:
-            if ss < sets[ii - 4] - sets[ii - 5]:
+            if ss + sets[ii - FIVE] < sets[ii - FOUR]:      # fewer options than the item needs
                 state[ACTIVE] = active
                 return False, updates
             if ss == 0:
-                active -= 1
+                active -= ONE
                 iii = item[active]
-                q = sets[ii - 2]
+                q = sets[ii - TWO]
                 item[active] = ii
                 item[q] = iii
-                sets[ii - 2] = active
-                sets[iii - 2] = q
+                sets[ii - TWO] = active
+                sets[iii - TWO] = q
         if not mcc or ss > 0:
             nnp = sets[ii + ss]
-            sets[ii - 1] = ss
+            sets[ii - ONE] = ss
             sets[ii + ss] = cur
             sets[p] = nnp
-            nd[cur + 1] = ii + ss
-            nd[nnp + 1] = p
+            nd[cur + ONE] = ii + ss
+            nd[nnp + ONE] = p
             updates += 1
-        cur += 2
+        cur += TWO
     state[ACTIVE] = active
     return True, updates
 
@@ -376,30 +386,32 @@ def choose(item, sets, second, state, force, weight, heuristic, mcc):
     solution). The score is the degree (``mrv``), or the degree divided by the item's weight or
     failure rate, in 32-bit floating point as Knuth's C divides. (numpy's error model: a weight is
     never 0, and a division that could raise would keep reference counts in the search's loop.)"""
-    active = state[ACTIVE]
-    forced = state[FORCED]
+    active = np.uint32(state[ACTIVE])
+    forced = np.uint32(state[FORCED])
     score = INF_SIZE
     fscore = INFTY
-    best = 0
+    best = ZERO
     best_s = 0
     best_l = 0
-    for k in range(active):
+    k = ZERO
+    while k < active:
         x = item[k]
+        k += ONE
         if x >= second:
             continue
-        size = sets[x - 1]
+        size = np.int64(sets[x - ONE])
         length = 0
         if mcc:
             length = size
-            s = sets[x - 5]
-            b = sets[x - 4]
+            b = np.int64(sets[x - FOUR])
+            s = np.int64(sets[x - FIVE])
             if s > b:
                 s = b
             t = size + s - b + 1
             if t == 1:
-                for _ in range(sets[x - 4] - sets[x - 5]):
+                for _ in range(b - np.int64(sets[x - FIVE])):
                     force[forced] = x
-                    forced += 1
+                    forced += ONE
                 continue
         else:
             s = 0
@@ -407,7 +419,7 @@ def choose(item, sets, second, state, force, weight, heuristic, mcc):
             if t <= 1:
                 if t == 1:
                     force[forced] = x
-                    forced += 1
+                    forced += ONE
                 continue
         if heuristic == MRV:
             if t <= score and (t < score or (s <= best_s and (s < best_s or (
@@ -417,7 +429,7 @@ def choose(item, sets, second, state, force, weight, heuristic, mcc):
                 best_s = s
                 best_l = length
         else:
-            w = weight[sets[x - 3], 0]
+            w = weight[sets[x - THREE], 0]
             tscore = np.float32(np.float64(np.float32(t)) / np.float64(w))
             if tscore >= INFTY:
                 tscore = DANGEROUS
@@ -464,7 +476,7 @@ def rescale(sets, weight, knobs, item, second):
     for k in range(item.size):
         x = item[k]
         if x < second:
-            j = sets[x - 3]
+            j = sets[x - THREE]
             t = np.float32(weight[j, 0] * RESCALE)
             if t < WMIN:
                 t = WMIN
@@ -485,7 +497,7 @@ def search(B, choice, deg, stagelevel, levelstage, saved, stack, force, weight, 
     dropped when ``REJECTED``) and the run ends when it backs up to one of them;
     ``state[CEILING]`` pauses it (phase SPLIT) at a level, as :mod:`.base` says."""
     item, sets, nd, clr = B.item, B.set, B.nd, B.clr
-    second = B.second
+    second = np.uint32(B.second)
     mcc = B.mcc
     coloured = clr.size > 0
     if not resumable(state):
@@ -499,10 +511,10 @@ def search(B, choice, deg, stagelevel, levelstage, saved, stack, force, weight, 
     floor = state[FLOOR]
     ceiling = ceiling_of(state)
     stage = state[STAGE]
-    saveptr = state[SAVEPTR]
-    best = state[BEST]
+    saveptr = np.uint64(state[SAVEPTR])
+    best = np.uint32(state[BEST])
     t = state[DEGREE]
-    stride = 3 if mcc else 2
+    stride = THREE if mcc else TWO
     poll = updates
     end = updates + work
     found = 0
@@ -516,13 +528,13 @@ def search(B, choice, deg, stagelevel, levelstage, saved, stack, force, weight, 
                     break
                 if updates >= end:
                     break
-            if saveptr + stride * state[ACTIVE] > stack.size:
+            if saveptr + stride * np.uint64(state[ACTIVE]) > np.uint64(stack.size):
                 state[GROW] = 1
                 break
             if level < floor:
                 # a level of the path: take its node, or drop it
                 v = choice[level]
-                if v >= 0:
+                if v < REJECTED:
                     step = ADVANCE
                     continue
                 ok, u = drop(v & NODE, item, sets, nd, second, state, mcc)
@@ -551,8 +563,9 @@ def search(B, choice, deg, stagelevel, levelstage, saved, stack, force, weight, 
             while state[FORCED] > 0:
                 f = state[FORCED] - 1
                 state[FORCED] = f
-                if sets[force[f] - 2] < state[ACTIVE]:
-                    best = force[f]
+                x = force[f]
+                if sets[x - TWO] < np.uint32(state[ACTIVE]):
+                    best = x
                     step = ADVANCE
                     break
             if step != ADVANCE:
@@ -566,7 +579,7 @@ def search(B, choice, deg, stagelevel, levelstage, saved, stack, force, weight, 
                 saved[stage] = saveptr       # a forced move saves nothing
                 t = 1
                 continue
-            best = state[BEST]
+            best = np.uint32(state[BEST])
             t = state[DEGREE]
             if t == INF_SIZE:
                 # every primary item is covered: visit the options of stages 0..stage-1
@@ -581,12 +594,15 @@ def search(B, choice, deg, stagelevel, levelstage, saved, stack, force, weight, 
                     break
                 continue
             saved[stage] = saveptr           # Save the currently active items and their sizes
-            for p in range(state[ACTIVE]):
-                x = item[p]
+            a = np.uint32(state[ACTIVE])
+            k = ZERO
+            while k < a:
+                x = item[k]
+                k += ONE
                 stack[saveptr] = x
-                stack[saveptr + 1] = sets[x - 1]
+                stack[saveptr + ONE] = sets[x - ONE]
                 if mcc:
-                    stack[saveptr + 2] = sets[x - 4]
+                    stack[saveptr + TWO] = sets[x - FOUR]
                 saveptr += stride
             step = ADVANCE
         elif step == ADVANCE:
@@ -601,63 +617,65 @@ def search(B, choice, deg, stagelevel, levelstage, saved, stack, force, weight, 
                 # SSMCC's include_option: each active item of the option, in order
                 ok = True
                 u = 0
-                tough = 0
+                tough = ZERO
                 q = v
-                while nd[q - 2] > 0:
-                    q -= 2
-                while nd[q] > 0:
+                while nd[q - TWO] < SPACER:
+                    q -= TWO
+                while nd[q] < SPACER:
                     ii = nd[q]
-                    pp = nd[q + 1]
-                    p = sets[ii - 2]
-                    if p >= state[ACTIVE]:
-                        q += 2          # a secondary item purified already (a primary one cannot be)
+                    pp = nd[q + ONE]
+                    p = sets[ii - TWO]
+                    if p >= np.uint32(state[ACTIVE]):
+                        q += TWO          # a secondary item purified already (a primary one cannot be)
                         continue
                     if ii < second:
-                        sets[ii - 4] -= 1
-                    if ii >= second or sets[ii - 4] == 0:
-                        # SSMCC's cover of ii: the options that clash with q leave every set they are in, then ii leaves
-                        a = state[ACTIVE]
-                        ss = sets[ii - 1]
-                        c = 0
+                        sets[ii - FOUR] -= ONE
+                    if ii >= second or sets[ii - FOUR] == 0:
+                        # SSMCC's cover of ii: the options that clash with q leave every set they are
+                        # in (spelled out here: the search calls leaves only, see .base), then ii leaves
+                        a = np.uint32(state[ACTIVE])
+                        c = ZERO
                         if ii >= second and coloured:
-                            c = clr[q >> 1]
-                        for s in range(ii + ss - 1, ii - 1, -1):
+                            c = clr[q >> ONE]
+                        s = ii + sets[ii - ONE]
+                        while s > ii:
+                            s -= ONE
                             if s == pp:
                                 continue
                             optp = sets[s]
-                            if c != 0 and clr[optp >> 1] == c:
+                            if c != 0 and clr[optp >> ONE] == c:
                                 continue
                             nn = optp
-                            while nd[nn - 2] > 0:
-                                nn -= 2
-                            while nd[nn] > 0:
+                            while nd[nn - TWO] < SPACER:
+                                nn -= TWO
+                            while nd[nn] < SPACER:
                                 i2 = nd[nn]
-                                p2 = nd[nn + 1]
-                                if p2 >= second and sets[i2 - 2] >= a:
-                                    nn += 2
+                                p2 = nd[nn + ONE]
+                                if p2 >= second and sets[i2 - TWO] >= a:
+                                    nn += TWO
                                     continue
-                                s2 = sets[i2 - 1] - 1
+                                s2 = sets[i2 - ONE] - ONE
                                 if p2 < second:
-                                    if s2 < sets[i2 - 4] - sets[i2 - 5]:
+                                    if s2 + sets[i2 - FIVE] < sets[i2 - FOUR]:
                                         tough = i2
                                         break
                                     if s2 == 0:
-                                        a -= 1
+                                        a -= ONE
                                         iii = item[a]
-                                        r = sets[i2 - 2]
+                                        r = sets[i2 - TWO]
                                         item[a] = i2
                                         item[r] = iii
-                                        sets[i2 - 2] = a
-                                        sets[iii - 2] = r
+                                        sets[i2 - TWO] = a
+                                        sets[iii - TWO] = r
                                 if s2 > 0:
                                     nnp = sets[i2 + s2]
-                                    sets[i2 - 1] = s2
+                                    sets[i2 - ONE] = s2
                                     sets[i2 + s2] = nn
                                     sets[p2] = nnp
-                                    nd[nn + 1] = i2 + s2
-                                    nd[nnp + 1] = p2
+                                    nd[nn + ONE] = i2 + s2
+                                    nd[nnp + ONE] = p2
                                     u += 1
-                                nn += 2
+                                nn += TWO
                             if tough:
                                 break
                         if tough:
@@ -665,47 +683,47 @@ def search(B, choice, deg, stagelevel, levelstage, saved, stack, force, weight, 
                             state[ACTIVE] = a
                             state[FORCED] = 0
                             break
-                        p = sets[ii - 2]
-                        a -= 1
+                        p = sets[ii - TWO]
+                        a -= ONE
                         iii = item[a]
                         item[a] = ii
                         item[p] = iii
-                        sets[ii - 2] = a
-                        sets[iii - 2] = p
+                        sets[ii - TWO] = a
+                        sets[iii - TWO] = p
                         state[ACTIVE] = a
                     else:
-                        ss = sets[ii - 1] - 1
-                        if ss < sets[ii - 4] - sets[ii - 5]:
+                        ss = sets[ii - ONE] - ONE
+                        if ss + sets[ii - FIVE] < sets[ii - FOUR]:
                             ok = False
                             tough = ii
                             state[FORCED] = 0
                             break
                         if ss == 0:     # the item's last option: it leaves the active list
-                            a = state[ACTIVE] - 1
+                            a = np.uint32(state[ACTIVE]) - ONE
                             state[ACTIVE] = a
                             iii = item[a]
                             item[a] = ii
                             item[p] = iii
-                            sets[ii - 2] = a
-                            sets[iii - 2] = p
+                            sets[ii - TWO] = a
+                            sets[iii - TWO] = p
                         else:           # the option leaves the item's set
                             nnp = sets[ii + ss]
-                            sets[ii - 1] = ss
+                            sets[ii - ONE] = ss
                             sets[ii + ss] = q
                             sets[pp] = nnp
-                            nd[q + 1] = ii + ss
-                            nd[nnp + 1] = pp
+                            nd[q + ONE] = ii + ss
+                            nd[nnp + ONE] = pp
                             u += 1
-                    q += 2
+                    q += TWO
             else:
                 ok, u, tough = include(v, item, sets, nd, clr, second, state, force)
             if floor <= level + 1 < ceiling:
                 updates += u
             if level >= floor:
                 if heuristic == FRB:
-                    learn_frb(ok, sets[best - 3], weight)
+                    learn_frb(ok, sets[best - THREE], weight)
                 elif heuristic == WTD and not ok:
-                    if learn_wtd(sets[tough - 3], weight, knobs):
+                    if learn_wtd(sets[tough - THREE], weight, knobs):
                         rescale(sets, weight, knobs, item, second)
             if ok:
                 stage += 1
@@ -723,16 +741,16 @@ def search(B, choice, deg, stagelevel, levelstage, saved, stack, force, weight, 
                 step = PREBACKUP
                 continue
             n = 0                   # Restore the currently active items and their sizes
-            p = saved[stage]
+            p = np.uint64(saved[stage])
             while p < saveptr:
                 x = stack[p]
-                sets[x - 1] = stack[p + 1]
+                sets[x - ONE] = stack[p + ONE]
                 if mcc and x < second:
-                    sets[x - 4] = stack[p + 2]
+                    sets[x - FOUR] = stack[p + TWO]
                 n += 1
                 p += stride
             state[ACTIVE] = n
-            saveptr = saved[stage]
+            saveptr = np.uint64(saved[stage])
             cur = choice[level]
             choice[level] = cur | REJECTED
             ok, u = drop(cur, item, sets, nd, second, state, mcc)
@@ -746,7 +764,7 @@ def search(B, choice, deg, stagelevel, levelstage, saved, stack, force, weight, 
             levelstage[stage] = level
             step = FORWARD
         elif step == PREBACKUP:
-            saveptr = saved[stage]
+            saveptr = np.uint64(saved[stage])
             step = BACKUP
         else:  # BACKUP
             stage -= 1
@@ -783,7 +801,7 @@ def applied(B: BinaryStructure, machine: BinaryMachine) -> tuple[list[int], list
     taken, dropped = [], []
     for level in range(int(machine.state[LEVEL])):
         v = int(machine.choice[level])
-        (dropped if v < 0 else taken).append(int(option_of(np.int32(v), B.nd)))
+        (dropped if v & int(REJECTED) else taken).append(int(option_of(np.uint32(v), B.nd)))
     return taken, dropped
 
 
@@ -812,7 +830,7 @@ def check(B: BinaryStructure, problem: Options, machine: BinaryMachine | None = 
             if nd[y] != x or not x <= nd[y + 1] < x + int(B.origin_set[x - 1]) or sets[nd[y + 1]] != y:
                 raise StructureError(f"node {y} of option {o} is wrong")
         spacer = first + 2 * int(start[o + 1] - start[o])
-        if nd[spacer] != -int(start[o + 1] - start[o]) or nd[spacer + 1] != o:
+        if nd[spacer] != int(SPACER) | int(start[o + 1] - start[o]) or nd[spacer + 1] != o:
             raise StructureError(f"the spacer after option {o} is wrong")
     hi = [1] * n1 if problem.bounds is None else problem.bounds[:, 1].tolist()
     uses = [0] * n_items
@@ -852,7 +870,7 @@ def check(B: BinaryStructure, problem: Options, machine: BinaryMachine | None = 
         raise StructureError(f"active items {sorted(got)}, expected {sorted(expected)}")
     for i in expected:
         x = base[i]
-        found = sorted(int(option_of(np.int32(sets[p]), B.nd)) for p in range(x, x + sets[x - 1]))
+        found = sorted(int(option_of(np.uint32(sets[p]), B.nd)) for p in range(x, x + sets[x - 1]))
         if B.mcc and i >= n1 and not options_of[i] and len(found) == 1:
             continue              # SSMCC keeps a secondary item's last option in its set when it goes
         if found != options_of[i]:
@@ -947,7 +965,7 @@ class Binary:
         """What a paused run has yet to do at ``level``: drop the option it took there (its right
         child), unless the level dropped one already or was forced."""
         v = int(machine.choice[level])
-        if v < 0 or machine.deg[level] == 1:
+        if v & int(REJECTED) or machine.deg[level] == 1:
             return []
         return [v | int(REJECTED)]
 
