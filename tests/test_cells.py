@@ -10,8 +10,7 @@ from hypothesis import strategies as st
 from naive import algorithm_m, algorithm_x, brute_force, brute_force_m, is_cover_m
 from support import EXAMPLES, assert_solutions, batches, mcc_problems, messages, small_problems
 
-from dlx import Batch, ExactCover, ProblemWarning, problems, read_dlx
-from dlx import engines
+from dlx import Batch, ExactCover, ProblemWarning, engines, problems, read_dlx
 from dlx.engines import cells
 
 #: Options without a primary item (all-zero rows and the like) are skipped with a warning, as

@@ -70,7 +70,7 @@ class DancingCells:
     def __init__(self) -> None:
         self.dway = Cells()
         self.binary = {heuristic: Binary(heuristic) for heuristic in HEURISTICS}
-        self.machines = (self.dway, *self.binary.values())
+        self.machines: tuple[Engine, ...] = (self.dway, *self.binary.values())
 
     def for_problem(self, problem: Options) -> Engine:
         """SSMCC (binary, mrv) for multiplicities, else the d-way machine."""
@@ -278,4 +278,5 @@ def tunables() -> list[tuple[Any, str, Any]]:
 
 
 __all__ = ["BRANCHINGS", "DEFAULT", "ENGINES", "OPTIMISERS", "Engine", "Machine", "Options", "Prepared", "Single",
-           "choose", "counting", "get", "help_text", "machines", "named", "names", "resolve", "table", "tracer", "tunables"]
+           "choose", "counting", "get", "help_text", "machines", "named", "names", "resolve", "table", "tracer",
+           "tunables"]

@@ -29,8 +29,9 @@ holds the active items, primary and secondary mixed, in its first ``active`` pla
 even index of ``nd``) has ``itm = nd[y]`` and ``loc = nd[y+1]`` with ``set[loc] = y``; the spacer
 after an option of ``t`` entries has ``itm = SPACER | t`` (Knuth's ``-t``) and ``loc`` the option's
 number; every index is unsigned (as in :mod:`.cells`). Taking an option swaps the options that clash
-with it out of their other items' sets (each an *update*) and its items out of the active list; with multiplicities a primary item's bound goes down by one and the item
-stays active (only the option leaves its set) until the bound reaches 0. Leaving an option out
+with it out of their other items' sets (each an *update*) and its items out of the active list;
+with multiplicities a primary item's bound goes down by one and the item stays active (only the
+option leaves its set) until the bound reaches 0. Leaving an option out
 (the right child) swaps it out of its items' sets. On entering a branching node the sizes (and
 bounds) of the active items are saved per stage; a backtrack restores them.
 
@@ -161,11 +162,12 @@ def build(options: Options) -> BinaryStructure:
     if 2 * n_nodes >= 1 << 31:
         raise ValueError(f"{options.items.size:,} option entries are too many for binary branching "
                          "(at most about 2**30): the dlx engine takes them")
-    mcc = options.bounds is not None
+    bounds = options.bounds
+    mcc = bounds is not None
     n1 = options.n_primary
-    if mcc:
-        lo = options.bounds[:, 0].astype(np.int64)
-        hi = options.bounds[:, 1].astype(np.int64)
+    if bounds is not None:
+        lo = bounds[:, 0].astype(np.int64)
+        hi = bounds[:, 1].astype(np.int64)
     else:
         lo = hi = np.ones(n1, np.int64)
     colours = np.zeros(0, np.uint32) if options.colours is None else options.colours.astype(np.uint32)
@@ -445,6 +447,66 @@ def choose(item, sets, second, state, force, weight, heuristic, mcc):
     state[DEGREE] = score
 
 
+@njit(cache=True, nogil=True)
+def choose_mrv(item, sets, second, active, force, forced):
+    """:func:`choose` for SSXCC-BINARY's own heuristic, the common case, in fewer steps: the item
+    with the fewest options (at least two), the first item on ties, every item with one option
+    pushed on ``force``. Returns ``(best, size, forced)``, size ``INF_SIZE`` when no primary item
+    is active."""
+    t = np.uint32(INF_SIZE)
+    best = ZERO
+    k = ZERO
+    while k < active:
+        x = item[k]
+        k += ONE
+        if x < second:
+            s = sets[x - ONE]
+            if s <= ONE:
+                if s == ONE:
+                    force[forced] = x
+                    forced += ONE
+            elif s <= t:
+                if s < t:
+                    best = x
+                    t = s
+                elif x < best:
+                    best = x
+    return best, t, forced
+
+
+@njit(cache=True, nogil=True)
+def choose_mcc(item, sets, second, active, force, forced):
+    """:func:`choose` for SSMCC's own heuristic: the least branching degree ``size + min(slack,
+    bound) - bound + 1``, then the least slack, then the longest list, then the first item; an item
+    of degree 1 pushed on ``force`` as many times as it needs options. Returns ``(best, degree,
+    forced)``."""
+    score = INF_SIZE
+    best = ZERO
+    best_s = 0
+    best_l = 0
+    k = ZERO
+    while k < active:
+        x = item[k]
+        k += ONE
+        if x < second:
+            size = np.int64(sets[x - ONE])
+            b = np.int64(sets[x - FOUR])
+            slack = np.int64(sets[x - FIVE])
+            s = slack if slack < b else b
+            t = size + s - b + 1
+            if t == 1:
+                for _ in range(b - slack):
+                    force[forced] = x
+                    forced += ONE
+            elif t <= score and (t < score or (s <= best_s and (s < best_s or (
+                    size >= best_l and (size > best_l or x < best))))):
+                score = t
+                best = x
+                best_s = s
+                best_l = size
+    return best, score, forced
+
+
 @njit(cache=True, nogil=True, error_model="numpy")
 def learn_frb(ok, i, weight):
     """FRB: one more assignment to item number ``i``; its failure rate moves towards 1 (a failure)
@@ -569,7 +631,20 @@ def search(B, choice, deg, stagelevel, levelstage, saved, stack, force, weight, 
                     step = ADVANCE
                     break
             if step != ADVANCE:
-                choose(item, sets, second, state, force, weight, heuristic, mcc)
+                if heuristic != MRV:
+                    choose(item, sets, second, state, force, weight, heuristic, mcc)
+                elif mcc:
+                    b, degree, f = choose_mcc(item, sets, second, np.uint32(state[ACTIVE]), force,
+                                              np.uint32(state[FORCED]))
+                    state[BEST] = b
+                    state[DEGREE] = degree
+                    state[FORCED] = f
+                else:
+                    b, size, f = choose_mrv(item, sets, second, np.uint32(state[ACTIVE]), force,
+                                            np.uint32(state[FORCED]))
+                    state[BEST] = b
+                    state[DEGREE] = size
+                    state[FORCED] = f
                 if state[FORCED] > 0:
                     f = state[FORCED] - 1
                     state[FORCED] = f
@@ -798,7 +873,8 @@ def unwind(item, sets, nd, origin_item, origin_set, origin_nd, state, active):
 
 def applied(B: BinaryStructure, machine: BinaryMachine) -> tuple[list[int], list[int]]:
     """The options a paused run has taken and those it has dropped (numbers), in level order."""
-    taken, dropped = [], []
+    taken: list[int] = []
+    dropped: list[int] = []
     for level in range(int(machine.state[LEVEL])):
         v = int(machine.choice[level])
         (dropped if v & int(REJECTED) else taken).append(int(option_of(np.uint32(v), B.nd)))
@@ -978,8 +1054,10 @@ class Binary:
     def first_nodes(self, options: Options) -> np.ndarray:
         raise ValueError(NO_BATCHES)
 
-    def solve_batch(self, *args) -> bool:
+    def solve_batch(self, structure, pristine, scratch, groups, rows: np.ndarray, limit: int,
+                    max_nodes: int, work: int, results) -> bool:
         raise ValueError(NO_BATCHES)
 
-    def reduce_row(self, *args) -> int:
+    def reduce_row(self, structure, pristine, scratch, groups, row: np.ndarray, units: np.ndarray,
+                   unit_ends: np.ndarray, keep: int, minimal: bool, budget: int) -> int:
         raise ValueError(NO_BATCHES)
