@@ -5,6 +5,7 @@ import time
 import compare  # bench/ is on the tests' path (pytest's pythonpath setting)
 import pytest
 import rivals
+import strategies
 from dict_of_sets import solutions
 from hypothesis import given, settings
 from naive import brute_force
@@ -102,3 +103,19 @@ def test_cross_check_agrees_with_miniexact():
     done = subprocess.run([sys.executable, str(ROOT / "bench" / "cross_check.py"), "--problems", "200"],
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+
+
+def test_strategies_agree_and_tabulate():
+    r = strategies.row("queens 6", [problems.queens(6)], None, 2)
+    assert r["solutions"] == 4 and set(r["figures"]) == set(strategies.STRATEGIES)
+    q = problems.queens(6)
+    q.count(branching="binary")
+    assert r["figures"]["cells/binary"] == (4, q.stats.nodes)
+    line = strategies.table([r]).splitlines()[-1]
+    assert line.startswith("| queens 6 | 4 | ") and line.count("nodes") == len(strategies.STRATEGIES)
+
+
+def test_figures_of_reads_knuths_last_words():
+    report = "Altogether 92 solutions, 12081+231955 mems, 11165 updates, 8664 bytes, 1140 nodes, ccost 9%.\n"
+    assert compare.figures_of(report) == (92, 1140, 11165)
+    assert compare.figures_of("no such line") is None
