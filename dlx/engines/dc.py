@@ -713,6 +713,9 @@ def search(D, choice, deg, stagelevel, levelstage, saved, stack, stagestamp, tri
             phase = st.STOPPED
             break
         if step == START:
+            if nodes >= max_nodes:
+                phase = st.MAX_NODES        # no node to spend: not even domain consistency
+                break
             if D.bad:
                 phase = st.COMPLETE
                 break
@@ -790,6 +793,9 @@ def search(D, choice, deg, stagelevel, levelstage, saved, stack, stagestamp, tri
                     break
                 step = NEWSTAGE
                 continue
+            if nodes >= max_nodes:
+                phase = st.MAX_NODES
+                break
             if updates >= poll:
                 poll = updates + POLL
                 if state[STOP] != 0:
@@ -797,9 +803,6 @@ def search(D, choice, deg, stagelevel, levelstage, saved, stack, stagestamp, tri
                     break
                 if updates >= end:
                     break
-            if nodes >= max_nodes:
-                phase = st.MAX_NODES
-                break
             if level + 1 == ceiling:
                 phase = st.SPLIT
                 step = BACKUP
