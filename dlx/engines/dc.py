@@ -62,7 +62,9 @@ from .base import (
 )
 from .binary import HEURISTICS, REJECTED
 
-START, TAKE, PURGEIT, BACKUP, NEWSTAGE, NEWLEVEL = range(6)
+START, TAKE, PURGEIT, BACKUP, NEWSTAGE, NEWLEVEL, EMPTY, FAILED = range(8)
+#: What EMPTY does when the queue is empty: the step that filled it.
+C_START, C_TAKE, C_PURGE, C_REPLAY = range(4)
 assert BACKUP == LEAVE
 MRV, FRB, WTD = 0, 1, 2
 #: The machine's registers beyond the shared layout (``regs``, int64).
@@ -473,168 +475,6 @@ def get_cell(pool, regs):
     return cell
 
 
-@njit(cache=True, nogil=True)
-def empty_queue(nd, sets, item, pool, trig_head, trig_tail, stagestamp, regs, second):
-    """``empty_the_queue``: each queued option that is still active looks for new supports for its
-    holes; one that finds none is purged. Returns ``(ok, updates)``."""
-    updates = 0
-    infinite = trig_head.size - 1
-    while regs[R_QFRONT] != regs[R_QREAR]:
-        cell = regs[R_QFRONT]
-        opt = pool[2 * cell]
-        regs[R_QFRONT] = pool[2 * cell + 1]
-        pool[2 * cell + 1] = pool[1]
-        pool[1] = cell
-        if nd[4 * (opt + 1) + 3] != infinite:
-            to_triggers(opt, nd, pool)
-            continue
-        prepare_marks(opt, nd, sets, item, regs, second)
-        p = nd[4 * opt + 3]
-        while p:
-            q = pool[2 * p + 1]
-            ii = pool[2 * q]
-            pp = pool[2 * q + 1]
-            optp = support(ii, nd, sets, regs, second)
-            if optp < 0:
-                nd[4 * opt + 3] = p
-                to_triggers(opt, nd, pool)
-                ok, u = opt_out(opt, regs[R_ACTIVE], nd, sets, item, pool, trig_head, trig_tail, stagestamp, regs,
-                                second)
-                updates += u
-                if not ok:
-                    return False, updates
-                break
-            record(p, q, opt, optp, nd, pool)
-            p = pp
-        nd[4 * opt + 3] = 0
-    return True, updates
-
-
-@njit(cache=True, nogil=True)
-def establish(nd, sets, item, pool, trig_head, trig_tail, stagestamp, regs, second, n1, last_node):
-    """``establish_dc``: the largest domain-consistent set of options, every support recorded, then
-    ``Tidy up the initial trigger lists``. Returns ``(ok, updates)``."""
-    updates = 0
-    regs[R_AGE] = -1
-    cell = get_cell(pool, regs)
-    regs[R_QFRONT] = cell
-    regs[R_QREAR] = cell
-    opt = 0
-    while opt < last_node:
-        prepare_marks(opt, nd, sets, item, regs, second)
-        stamp = regs[R_COMPAT]
-        mark = np.int32(stamp - STAMPS if stamp >= STAMPS // 2 else stamp)
-        for k in range(n1):
-            ii = item[k]
-            if sets[ii - 4] != mark:
-                optp = support(ii, nd, sets, regs, second)
-                if optp < 0:
-                    ok, u = opt_out(opt, regs[R_ACTIVE], nd, sets, item, pool, trig_head, trig_tail, stagestamp,
-                                    regs, second)
-                    updates += u
-                    if not ok:
-                        return False, updates
-                    break
-                p = get_cell(pool, regs)
-                q = get_cell(pool, regs)
-                pool[2 * p + 1] = q
-                pool[2 * q] = ii
-                record(p, q, opt, optp, nd, pool)
-        opt += nd[4 * opt + 1] + 1
-    ok, u = empty_queue(nd, sets, item, pool, trig_head, trig_tail, stagestamp, regs, second)
-    updates += u
-    if not ok:
-        return False, updates
-    opt = 0
-    while opt < last_node:
-        if nd[4 * (opt + 1) + 3] >= 0:
-            p = nd[4 * opt + 2]
-            qq = -1
-            while p:
-                optp = pool[2 * p]
-                q = pool[2 * p + 1]
-                pp = pool[2 * q + 1]
-                if nd[4 * (optp + 1) + 3] < 0:
-                    pool[2 * p + 1] = pool[1]
-                    pool[1] = p
-                    pool[2 * q + 1] = pool[1]
-                    pool[1] = q
-                    if qq < 0:
-                        nd[4 * opt + 2] = pp
-                    else:
-                        pool[2 * qq + 1] = pp
-                else:
-                    qq = q
-                p = pp
-        opt += nd[4 * opt + 1] + 1
-    return True, updates
-
-
-@njit(cache=True, nogil=True)
-def include(opt, nd, sets, item, pool, trig_head, trig_tail, stagestamp, regs, second):
-    """``include_option``: make the items of the option of node ``opt`` inactive (an update each),
-    then purge every option that clashes with it (the sets from right to left: purged options move
-    right as they leave), and make it inactive itself. Returns ``(ok, updates)``."""
-    updates = 0
-    opt -= 1
-    while nd[4 * opt] > 0:
-        opt -= 1
-    oactive = regs[R_ACTIVE]
-    p = oactive
-    q = opt + 1
-    while nd[4 * q] > 0:
-        c = nd[4 * q]
-        pp = sets[c - 2]
-        if pp < p:
-            p -= 1
-            cc = item[p]
-            item[p] = c
-            item[pp] = cc
-            if c >= second:
-                sets[c - 5] = nd[4 * q + 2]
-            sets[cc - 2] = pp
-            sets[c - 2] = p
-            updates += 1
-        q += 1
-    regs[R_ACTIVE] = p
-    for k in range(p, oactive):
-        s = item[k]
-        ss = s + sets[s - 1] - 1
-        c = sets[s - 5] if s >= second else 0
-        if c:
-            while ss >= s:
-                optp = sets[ss]
-                if nd[4 * optp + 2] != c:
-                    optp -= 1
-                    while nd[4 * optp] > 0:
-                        optp -= 1
-                    ok, u = opt_out(optp, oactive, nd, sets, item, pool, trig_head, trig_tail, stagestamp, regs,
-                                    second)
-                    updates += u
-                    if not ok:
-                        return False, updates
-                ss -= 1
-        else:
-            while ss >= s:
-                optp = sets[ss] - 1
-                while nd[4 * optp] > 0:
-                    optp -= 1
-                if optp != opt:
-                    ok, u = opt_out(optp, oactive, nd, sets, item, pool, trig_head, trig_tail, stagestamp, regs,
-                                    second)
-                    updates += u
-                    if not ok:
-                        return False, updates
-                ss -= 1
-    for k in range(p, oactive):
-        s = item[k]
-        if s < second:
-            sets[s - 1] = 0
-    nd[4 * (opt + 1) + 3] = regs[R_AGE]
-    regs[R_TOTOPTS] -= 1
-    return True, updates
-
-
 @njit(cache=True, nogil=True, error_model="numpy")
 def choose(item, sets, second, active, weight, heuristic):
     """``Set best_itm to the best item for branching and t to its size``: the active primary item
@@ -684,12 +524,15 @@ def search(D, choice, deg, stagelevel, levelstage, saved, stack, stagestamp, tri
            regs, state, heuristic, want, max_nodes, work, out, ends):
     """Run until ``want`` more solutions, the end, ``max_nodes`` nodes, ``state[STOP]`` or about
     ``work`` updates; returns the solutions this call visited, written as in :func:`.dlx1.search`.
-    The first call makes the domains consistent (``START``); a problem whose domains cannot be is
-    done with no node. ``state[FLOOR] = f``: levels ``0..f-1`` replay the path in ``choice`` (an
-    option taken, or purged when ``REJECTED``), as XCCDC resumes a partial solution, and the run
-    ends when it backs up into it; ``state[CEILING]`` pauses it (phase SPLIT) at a level."""
+    The first call makes the domains consistent (``START``: establish_dc); a problem whose domains
+    cannot be is done with no node. ``state[FLOOR] = f``: levels ``0..f-1`` replay the path in
+    ``choice`` (an option taken, or purged when ``REJECTED``), as XCCDC resumes a partial solution,
+    and the run ends when it backs up into it; ``state[CEILING]`` pauses it (phase SPLIT) at a
+    level. The program's subroutines that call others (establish_dc, include_option,
+    empty_the_queue) are spelled out as steps: the search calls leaves only (see .base)."""
     item, sets, nd = D.item, D.set, D.nd
     second = D.second
+    infinite = trig_head.size - 1
     if not resumable(state):
         return 0
     phase = st.RUNNING
@@ -708,10 +551,9 @@ def search(D, choice, deg, stagelevel, levelstage, saved, stack, stagestamp, tri
     end = updates + work
     found = 0
     used = 0
+    context = C_START
+    u = 0
     while True:
-        if regs[R_OUT_OF_POOL]:
-            phase = st.STOPPED
-            break
         if step == START:
             if nodes >= max_nodes:
                 phase = st.MAX_NODES        # no node to spend: not even domain consistency
@@ -719,38 +561,119 @@ def search(D, choice, deg, stagelevel, levelstage, saved, stack, stagestamp, tri
             if D.bad:
                 phase = st.COMPLETE
                 break
+            # establish_dc: every option's supports, then the queue
             regs[R_ACTIVE] = item.size
             regs[R_TOTOPTS] = D.options
             regs[R_POOLPTR] = 1
-            ok, u = establish(nd, sets, item, pool, trig_head, trig_tail, stagestamp, regs, second, D.n1,
-                              D.last_node)
+            regs[R_AGE] = -1
+            cell = get_cell(pool, regs)
+            regs[R_QFRONT] = cell
+            regs[R_QREAR] = cell
+            u = 0
+            ok = True
+            opt = 0
+            while opt < D.last_node:
+                prepare_marks(opt, nd, sets, item, regs, second)
+                stamp = regs[R_COMPAT]
+                mark = np.int32(stamp - STAMPS if stamp >= STAMPS // 2 else stamp)
+                for k in range(D.n1):
+                    ii = item[k]
+                    if sets[ii - 4] != mark:
+                        optp = support(ii, nd, sets, regs, second)
+                        if optp < 0:
+                            ok, du = opt_out(opt, regs[R_ACTIVE], nd, sets, item, pool, trig_head, trig_tail,
+                                             stagestamp, regs, second)
+                            u += du
+                            break
+                        p = get_cell(pool, regs)
+                        q = get_cell(pool, regs)
+                        pool[2 * p + 1] = q
+                        pool[2 * q] = ii
+                        record(p, q, opt, optp, nd, pool)
+                if not ok:
+                    break
+                opt += nd[4 * opt + 1] + 1
             updates += u
+            u = 0
             if not ok:
                 phase = st.COMPLETE
                 break
-            level = -1
-            stage = -1
-            step = NEWSTAGE
+            context = C_START
+            step = EMPTY
+        elif step == EMPTY:
+            # empty_the_queue: each queued option still active looks for new supports for its
+            # holes; one that finds none is purged
+            ok = True
+            while ok and regs[R_QFRONT] != regs[R_QREAR]:
+                cell = regs[R_QFRONT]
+                opt = pool[2 * cell]
+                regs[R_QFRONT] = pool[2 * cell + 1]
+                pool[2 * cell + 1] = pool[1]
+                pool[1] = cell
+                if nd[4 * (opt + 1) + 3] != infinite:
+                    to_triggers(opt, nd, pool)
+                    continue
+                prepare_marks(opt, nd, sets, item, regs, second)
+                p = nd[4 * opt + 3]
+                while p:
+                    q = pool[2 * p + 1]
+                    ii = pool[2 * q]
+                    pp = pool[2 * q + 1]
+                    optp = support(ii, nd, sets, regs, second)
+                    if optp < 0:
+                        nd[4 * opt + 3] = p
+                        to_triggers(opt, nd, pool)
+                        ok, du = opt_out(opt, regs[R_ACTIVE], nd, sets, item, pool, trig_head, trig_tail, stagestamp,
+                                         regs, second)
+                        u += du
+                        break
+                    record(p, q, opt, optp, nd, pool)
+                    p = pp
+                nd[4 * opt + 3] = 0
+            if context == C_START:
+                updates += u
+                if not ok:
+                    phase = st.COMPLETE
+                    break
+                tidy(nd, pool, D.last_node)
+                level = -1
+                stage = -1
+                step = NEWSTAGE
+            elif context == C_REPLAY:
+                if level + 1 >= floor:
+                    updates += u
+                if not ok:
+                    phase = st.COMPLETE
+                    break
+                step = NEWSTAGE if not choice[level] & REJECTED else NEWLEVEL
+            elif context == C_TAKE:
+                if level + 1 < ceiling:
+                    updates += u
+                if heuristic == FRB:
+                    i = sets[best - 3]
+                    weight[i, 1] += 1
+                    if not ok:
+                        weight[i, 0] += 1
+                elif heuristic == WTD and not ok:
+                    weight[sets[regs[R_TOUGH] - 3], 0] += 1
+                if ok:
+                    step = NEWSTAGE
+                elif t == 1:            # tryagain
+                    step = BACKUP
+                else:
+                    step = PURGEIT
+            else:  # C_PURGE
+                if level + 1 < ceiling:
+                    updates += u
+                if heuristic == WTD and not ok:
+                    weight[sets[regs[R_TOUGH] - 3], 0] += 1
+                step = NEWLEVEL if ok else BACKUP
+            u = 0
         elif step == NEWSTAGE:
             stage += 1
             stamp = (regs[R_BIGSTAMP] + 1) % STAMPS
             if stamp == 0:
-                # the stamps wrapped: every hint goes, and the stages get fresh stamps
-                opt = 0
-                while opt < D.last_node:
-                    p = nd[4 * opt + 2]
-                    while p:
-                        if pool[2 * p] < 0:
-                            q = pool[2 * p + 1]
-                            r = pool[2 * q + 1]
-                            pool[2 * p] = pool[2 * r]
-                            pool[2 * p + 1] = pool[2 * r + 1]
-                            pool[2 * q + 1] = pool[1]
-                            pool[1] = q
-                            pool[2 * r + 1] = pool[1]
-                            pool[1] = r
-                        p = pool[2 * p + 1]
-                    opt += nd[4 * opt + 1] + 1
+                unhint(nd, pool, D.last_node)     # the stamps wrapped: the hints go, the stages get fresh ones
                 for k in range(stage):
                     stagestamp[k] = k
                 stamp = stage
@@ -765,6 +688,7 @@ def search(D, choice, deg, stagelevel, levelstage, saved, stack, stagestamp, tri
                 stagelevel[level] = stage
                 levelstage[stage] = level
                 v = np.int64(choice[level])
+                context = C_REPLAY
                 if v & REJECTED:
                     regs[R_AGE] = 2 * stage
                     opt = (v & 0x7FFFFFFF) - 1
@@ -772,26 +696,15 @@ def search(D, choice, deg, stagelevel, levelstage, saved, stack, stagestamp, tri
                         opt -= 1
                     ok, u = opt_out(opt, regs[R_ACTIVE], nd, sets, item, pool, trig_head, trig_tail, stagestamp,
                                     regs, second)
-                    if ok:
-                        ok, u2 = empty_queue(nd, sets, item, pool, trig_head, trig_tail, stagestamp, regs, second)
-                        u += u2
                     if not ok:
                         phase = st.COMPLETE
                         break
+                    step = EMPTY
                     continue
                 deg[level] = 1
                 saved[stage] = saveptr
                 regs[R_AGE] = 2 * stage + 1
-                ok, u = include(v, nd, sets, item, pool, trig_head, trig_tail, stagestamp, regs, second)
-                if ok:
-                    ok, u2 = empty_queue(nd, sets, item, pool, trig_head, trig_tail, stagestamp, regs, second)
-                    u += u2
-                if level + 1 >= floor:
-                    updates += u
-                if not ok:
-                    phase = st.COMPLETE
-                    break
-                step = NEWSTAGE
+                step = TAKE
                 continue
             if nodes >= max_nodes:
                 phase = st.MAX_NODES
@@ -837,28 +750,77 @@ def search(D, choice, deg, stagelevel, levelstage, saved, stack, stagestamp, tri
                     stack[saveptr + 1] = sets[x - 1]
                     saveptr += 2
             regs[R_AGE] = 2 * stage + 1
+            context = C_TAKE
             step = TAKE
         elif step == TAKE:
-            ok, u = include(np.int64(choice[level]), nd, sets, item, pool, trig_head, trig_tail, stagestamp, regs,
-                            second)
+            # include_option: the option's items leave the active list (an update each), then every
+            # option that clashes with it is purged (the sets from right to left: purged options move
+            # right as they leave), and it is made inactive itself
+            opt = np.int64(choice[level]) - 1
+            while nd[4 * opt] > 0:
+                opt -= 1
+            oactive = regs[R_ACTIVE]
+            p = oactive
+            q = opt + 1
+            u = 0
+            while nd[4 * q] > 0:
+                c = nd[4 * q]
+                pp = sets[c - 2]
+                if pp < p:
+                    p -= 1
+                    cc = item[p]
+                    item[p] = c
+                    item[pp] = cc
+                    if c >= second:
+                        sets[c - 5] = nd[4 * q + 2]
+                    sets[cc - 2] = pp
+                    sets[c - 2] = p
+                    u += 1
+                q += 1
+            regs[R_ACTIVE] = p
+            ok = True
+            for k in range(p, oactive):
+                s = item[k]
+                ss = s + sets[s - 1] - 1
+                c = sets[s - 5] if s >= second else 0
+                while ok and ss >= s:
+                    optp = sets[ss]
+                    if c == 0 or nd[4 * optp + 2] != c:
+                        optp -= 1
+                        while nd[4 * optp] > 0:
+                            optp -= 1
+                        if optp != opt:
+                            ok, du = opt_out(optp, oactive, nd, sets, item, pool, trig_head, trig_tail, stagestamp,
+                                             regs, second)
+                            u += du
+                    ss -= 1
+                if not ok:
+                    break
             if ok:
-                ok, u2 = empty_queue(nd, sets, item, pool, trig_head, trig_tail, stagestamp, regs, second)
-                u += u2
+                for k in range(p, oactive):
+                    s = item[k]
+                    if s < second:
+                        sets[s - 1] = 0
+                nd[4 * (opt + 1) + 3] = regs[R_AGE]
+                regs[R_TOTOPTS] -= 1
+                step = EMPTY
+            elif context == C_REPLAY:
+                phase = st.COMPLETE
+                break
+            else:
+                step = FAILED       # opt_out has emptied the queue
+        elif step == FAILED:
+            # a failed take: the bookkeeping EMPTY does after one
             if level + 1 < ceiling:
                 updates += u
+            u = 0
             if heuristic == FRB:
                 i = sets[best - 3]
                 weight[i, 1] += 1
-                if not ok:
-                    weight[i, 0] += 1
-            elif heuristic == WTD and not ok:
+                weight[i, 0] += 1
+            elif heuristic == WTD:
                 weight[sets[regs[R_TOUGH] - 3], 0] += 1
-            if ok:
-                step = NEWSTAGE
-            elif t == 1:            # tryagain
-                step = BACKUP
-            else:
-                step = PURGEIT
+            step = BACKUP if t == 1 else PURGEIT
         elif step == BACKUP:
             stage -= 1
             if stage < 0 or levelstage[stage] < floor:
@@ -883,22 +845,70 @@ def search(D, choice, deg, stagelevel, levelstage, saved, stack, stagestamp, tri
                 opt -= 1
             ok, u = opt_out(opt, regs[R_ACTIVE], nd, sets, item, pool, trig_head, trig_tail, stagestamp, regs,
                             second)
+            context = C_PURGE
             if ok:
-                ok, u2 = empty_queue(nd, sets, item, pool, trig_head, trig_tail, stagestamp, regs, second)
-                u += u2
+                step = EMPTY
+                continue
             if level + 1 < ceiling:
                 updates += u
-            if heuristic == WTD and not ok:
+            u = 0
+            if heuristic == WTD:
                 weight[sets[regs[R_TOUGH] - 3], 0] += 1
-            step = NEWLEVEL if ok else BACKUP
+            step = BACKUP
     regs[R_STAGE] = stage
     regs[R_LEVEL] = level
     regs[R_SAVEPTR] = saveptr
     regs[R_BEST] = best
     regs[R_DEGREE] = t
-    state[LEVEL] = level + 1
     settle(state, phase, level + 1, step, nodes, updates, 0, found)
     return found
+
+
+@njit(cache=True, nogil=True)
+def tidy(nd, pool, last_node):
+    """``Tidy up the initial trigger lists``: the entries of options purged before the search go."""
+    opt = 0
+    while opt < last_node:
+        if nd[4 * (opt + 1) + 3] >= 0:
+            p = nd[4 * opt + 2]
+            qq = -1
+            while p:
+                optp = pool[2 * p]
+                q = pool[2 * p + 1]
+                pp = pool[2 * q + 1]
+                if nd[4 * (optp + 1) + 3] < 0:
+                    pool[2 * p + 1] = pool[1]
+                    pool[1] = p
+                    pool[2 * q + 1] = pool[1]
+                    pool[1] = q
+                    if qq < 0:
+                        nd[4 * opt + 2] = pp
+                    else:
+                        pool[2 * qq + 1] = pp
+                else:
+                    qq = q
+                p = pp
+        opt += nd[4 * opt + 1] + 1
+
+
+@njit(cache=True, nogil=True)
+def unhint(nd, pool, last_node):
+    """``Remove all hints from all trigger lists`` (when the stage stamps wrap around)."""
+    opt = 0
+    while opt < last_node:
+        p = nd[4 * opt + 2]
+        while p:
+            if pool[2 * p] < 0:
+                q = pool[2 * p + 1]
+                r = pool[2 * q + 1]
+                pool[2 * p] = pool[2 * r]
+                pool[2 * p + 1] = pool[2 * r + 1]
+                pool[2 * q + 1] = pool[1]
+                pool[1] = q
+                pool[2 * r + 1] = pool[1]
+                pool[1] = r
+            p = pool[2 * p + 1]
+        opt += nd[4 * opt + 1] + 1
 
 
 @njit(cache=True, nogil=True)
