@@ -227,19 +227,12 @@ def option_of(y, nd, onum):
 
 
 @njit(cache=True, nogil=True)
-def opt_out(opt, act, nd, sets, item, pool, trig_head, trig_tail, stagestamp, regs, second):
-    """xccdc.w's ``opt_out``: purge option ``opt`` (its spacer) at age ``regs[R_AGE]``: delete it
-    from the sets of its unpurified items (an update each; False, with the queue cleared and
-    ``regs[R_TOUGH]`` the item, when it was a primary item's last option); move its trigger list's
-    live entries to the fixit lists of the options they support, queueing those; bucket the
-    entries of inactive options by age and put them back, youngest last, behind stamped hints.
-    Returns ``(ok, updates)``. The pool's cells are taken from and given back to its avail stack,
-    as getavail and putavail do (spelled out: a leaf calls nothing)."""
-    cur_age = regs[R_AGE]
-    active = regs[R_ACTIVE]
-    infinite = trig_head.size - 1
+def delete(opt, act, nd, sets, second):
+    """The first part of xccdc.w's ``opt_out``: delete option ``opt`` (its spacer) from the sets of
+    its unpurified items (``act``: the secondary items at or beyond it in ``item`` are purified),
+    an update each. Returns ``(ok, updates, tough)``: not ok, with ``tough`` the item, when it was
+    a primary item's last option (the sets then partly changed, for a restore to undo)."""
     updates = 0
-    tmin = infinite
     nn = opt + 1
     while nd[4 * nn] > 0:
         ii = nd[4 * nn]
@@ -249,28 +242,7 @@ def opt_out(opt, act, nd, sets, item, pool, trig_head, trig_tail, stagestamp, re
             continue
         ss = sets[ii - 1] - 1
         if ss == 0 and p < second:
-            # Clear the queue and return 0: every fixit list goes back to the triggers it came from
-            regs[R_TOUGH] = ii
-            qfront = regs[R_QFRONT]
-            qrear = regs[R_QREAR]
-            while qfront != qrear:
-                cell = qfront
-                o = pool[2 * cell]
-                qfront = pool[2 * cell + 1]
-                pool[2 * cell + 1] = pool[1]
-                pool[1] = cell
-                f = nd[4 * o + 3]
-                while f:
-                    optp = pool[2 * f]
-                    q = pool[2 * f + 1]
-                    pool[2 * f] = o
-                    nxt = pool[2 * q + 1]
-                    pool[2 * q + 1] = nd[4 * optp + 2]
-                    nd[4 * optp + 2] = f
-                    f = nxt
-                nd[4 * o + 3] = 0
-            regs[R_QFRONT] = qfront
-            return False, updates
+            return False, updates, ii
         nnp = sets[ii + ss]
         sets[ii - 1] = ss
         sets[ii + ss] = nn
@@ -279,11 +251,52 @@ def opt_out(opt, act, nd, sets, item, pool, trig_head, trig_tail, stagestamp, re
         nd[4 * nnp + 1] = p
         updates += 1
         nn += 1
+    return True, updates, 0
+
+
+@njit(cache=True, nogil=True)
+def clear_queue(nd, pool, regs):
+    """``Clear the queue``: after a failed purge every fixit list goes back to the trigger lists
+    its entries came from."""
+    qfront = regs[R_QFRONT]
+    qrear = regs[R_QREAR]
+    while qfront != qrear:
+        cell = qfront
+        o = pool[2 * cell]
+        qfront = pool[2 * cell + 1]
+        pool[2 * cell + 1] = pool[1]
+        pool[1] = cell
+        f = nd[4 * o + 3]
+        while f:
+            optp = pool[2 * f]
+            q = pool[2 * f + 1]
+            pool[2 * f] = o
+            nxt = pool[2 * q + 1]
+            pool[2 * q + 1] = nd[4 * optp + 2]
+            nd[4 * optp + 2] = f
+            f = nxt
+        nd[4 * o + 3] = 0
+    regs[R_QFRONT] = qfront
+
+
+@njit(cache=True, nogil=True)
+def retrigger(opt, nd, sets, pool, trig_head, trig_tail, stagestamp, regs):
+    """The rest of ``opt_out``, once option ``opt`` is deleted: it gets the current age; each live
+    entry ``(o, p)`` of its trigger list moves to the fixit list of ``o`` (queued if it was not);
+    the entries of inactive options go to ``trig_head[age]`` by their age (:func:`rehint` puts
+    them back); a hint still valid ends the scan. The pool's cells come from and go back to its
+    avail stack, as getavail and putavail do. Returns what :func:`rehint` needs: ``(pp, p, q,
+    cutoff, tmin)``."""
+    cur_age = regs[R_AGE]
+    active = regs[R_ACTIVE]
+    infinite = trig_head.size - 1
+    tmin = infinite
     nd[4 * (opt + 1) + 3] = cur_age
     cutoff = -1
     p = nd[4 * opt + 2]
     pp = 0
     q = 0
+    hint = 0
     while p:
         optp = pool[2 * p]
         q = pool[2 * p + 1]
@@ -292,8 +305,10 @@ def opt_out(opt, act, nd, sets, item, pool, trig_head, trig_tail, stagestamp, re
         if optp < 0:
             cutoff = -optp - 1
             if cutoff < cur_age and (ii & 0xFFFFFFFF) == stagestamp[(cutoff + 1) >> 1]:
-                pp = p
-                break
+                pp = p              # a valid hint: the rest is younger (no break: numba keeps counts then)
+                hint = p
+                p = 0
+                continue
             pool[2 * p + 1] = pool[1]          # discard an obsolete hint
             pool[1] = p
             pool[2 * q + 1] = pool[1]
@@ -344,7 +359,17 @@ def opt_out(opt, act, nd, sets, item, pool, trig_head, trig_tail, stagestamp, re
         if t < tmin:
             tmin = t
         p = pp
-    # Replace trigger(opt) by its unused entries, reordered and hinted
+    return pp, hint, q, cutoff, tmin
+
+
+@njit(cache=True, nogil=True)
+def rehint(opt, scanned, nd, pool, trig_head, trig_tail, stagestamp, regs):
+    """``Replace trigger(opt) by its unused entries, reordered and hinted``: the entries bucketed
+    by :func:`retrigger` come back youngest last, each age's behind a hint stamped with its stage
+    (none for the current age); a valid hint met by the scan (``pp``) is not doubled. ``scanned``:
+    what :func:`retrigger` returned."""
+    pp, p, q, cutoff, tmin = scanned
+    cur_age = regs[R_AGE]
     if pp == 0:
         cutoff = -1
     if tmin <= cutoff:
@@ -356,52 +381,52 @@ def opt_out(opt, act, nd, sets, item, pool, trig_head, trig_tail, stagestamp, re
     for t in range(tmin, cur_age):
         if trig_head[t]:
             pool[2 * trig_tail[t] + 1] = pp
-            cells = 0
-            a = 0
-            while cells < 2:
-                cell = pool[1]
-                if cell:
-                    pool[1] = pool[2 * cell + 1]
-                else:
-                    cell = regs[R_POOLPTR]
-                    regs[R_POOLPTR] = cell + 1
-                    if 2 * cell + 1 >= pool.size:
-                        regs[R_OUT_OF_POOL] = 1
-                        cell = 0
-                if cells == 0:
-                    a = cell
-                cells += 1
-            b = cell
+            a = pool[1]                     # getavail, twice
+            if a:
+                pool[1] = pool[2 * a + 1]
+            else:
+                a = regs[R_POOLPTR]
+                regs[R_POOLPTR] = a + 1
+            b = pool[1]
+            if b:
+                pool[1] = pool[2 * b + 1]
+            else:
+                b = regs[R_POOLPTR]
+                regs[R_POOLPTR] = b + 1
             pool[2 * a + 1] = b
             pool[2 * a] = -t - 1
             pool[2 * b] = stagestamp[(t + 1) >> 1]
             pool[2 * b + 1] = trig_head[t]
             trig_head[t] = 0
             pp = a
-    if cur_age >= 0 and trig_head[cur_age]:
-        pool[2 * trig_tail[cur_age] + 1] = pp
-        pp = trig_head[cur_age]
-        trig_head[cur_age] = 0
-    nd[4 * opt + 2] = pp
+    t = cur_age if cur_age >= 0 else 0      # (during establish_dc every bucket is empty)
+    head = trig_head[t]
+    tail = trig_tail[t]
+    # no hint for the inactive options of the current age; written without a branch (pool[0], an
+    # info no cell uses, takes the write when the bucket is empty), as a branch here made numba
+    # keep reference counts
+    pool[2 * tail + 1 if head else 0] = pp
+    trig_head[t] = 0
+    nd[4 * opt + 2] = head if head else pp
     regs[R_TOTOPTS] -= 1
-    return True, updates
 
 
 @njit(cache=True, nogil=True)
-def prepare_marks(opt, nd, sets, item, regs, second):
-    """``Prepare the mark fields for testing compatibility with opt``: a new ``compatstamp`` (every
-    mark reset when it wraps to 0), marked on each item of ``opt``; a secondary item's ``match`` is
-    its colour there, or -1 (which matches no colour)."""
-    stamp = (regs[R_COMPAT] + 1) % STAMPS
-    if stamp == 0:
-        for k in range(item.size):
-            sets[item[k] - 4] = 0
-        stamp = 1
-    regs[R_COMPAT] = stamp
+def reset_marks(item, sets):
+    """Every item's mark back to 0 (``compatstamp`` has wrapped around)."""
+    for k in range(item.size):
+        sets[item[k] - 4] = 0
+
+
+@njit(cache=True, nogil=True)
+def mark_option(opt, nd, sets, second, mark):
+    """``Prepare the mark fields for testing compatibility with opt``: ``mark`` (the new
+    ``compatstamp``) on each item of ``opt``; a secondary item's ``match`` is its colour there, or
+    -1 (which matches no colour)."""
     nn = opt + 1
     while nd[4 * nn] > 0:
         ii = nd[4 * nn]
-        sets[ii - 4] = np.int32(stamp - STAMPS if stamp >= STAMPS // 2 else stamp)
+        sets[ii - 4] = mark
         if ii >= second:
             c = nd[4 * nn + 2]
             sets[ii - 5] = c if c else -1
@@ -573,16 +598,25 @@ def search(D, choice, deg, stagelevel, levelstage, saved, stack, stagestamp, tri
             ok = True
             opt = 0
             while opt < D.last_node:
-                prepare_marks(opt, nd, sets, item, regs, second)
-                stamp = regs[R_COMPAT]
+                stamp = (regs[R_COMPAT] + 1) % STAMPS     # Bump compatstamp
+                if stamp == 0:
+                    reset_marks(item, sets)
+                    stamp = 1
+                regs[R_COMPAT] = stamp
                 mark = np.int32(stamp - STAMPS if stamp >= STAMPS // 2 else stamp)
+                mark_option(opt, nd, sets, second, mark)
                 for k in range(D.n1):
                     ii = item[k]
                     if sets[ii - 4] != mark:
                         optp = support(ii, nd, sets, regs, second)
                         if optp < 0:
-                            ok, du = opt_out(opt, regs[R_ACTIVE], nd, sets, item, pool, trig_head, trig_tail,
-                                             stagestamp, regs, second)
+                            ok, du, tough = delete(opt, regs[R_ACTIVE], nd, sets, second)     # opt_out
+                            if ok:
+                                h = retrigger(opt, nd, sets, pool, trig_head, trig_tail, stagestamp, regs)
+                                rehint(opt, h, nd, pool, trig_head, trig_tail, stagestamp, regs)
+                            else:
+                                regs[R_TOUGH] = tough
+                                clear_queue(nd, pool, regs)
                             u += du
                             break
                         p = get_cell(pool, regs)
@@ -613,7 +647,12 @@ def search(D, choice, deg, stagelevel, levelstage, saved, stack, stagestamp, tri
                 if nd[4 * (opt + 1) + 3] != infinite:
                     to_triggers(opt, nd, pool)
                     continue
-                prepare_marks(opt, nd, sets, item, regs, second)
+                stamp = (regs[R_COMPAT] + 1) % STAMPS     # Bump compatstamp
+                if stamp == 0:
+                    reset_marks(item, sets)
+                    stamp = 1
+                regs[R_COMPAT] = stamp
+                mark_option(opt, nd, sets, second, np.int32(stamp - STAMPS if stamp >= STAMPS // 2 else stamp))
                 p = nd[4 * opt + 3]
                 while p:
                     q = pool[2 * p + 1]
@@ -623,8 +662,13 @@ def search(D, choice, deg, stagelevel, levelstage, saved, stack, stagestamp, tri
                     if optp < 0:
                         nd[4 * opt + 3] = p
                         to_triggers(opt, nd, pool)
-                        ok, du = opt_out(opt, regs[R_ACTIVE], nd, sets, item, pool, trig_head, trig_tail, stagestamp,
-                                         regs, second)
+                        ok, du, tough = delete(opt, regs[R_ACTIVE], nd, sets, second)     # opt_out
+                        if ok:
+                            h = retrigger(opt, nd, sets, pool, trig_head, trig_tail, stagestamp, regs)
+                            rehint(opt, h, nd, pool, trig_head, trig_tail, stagestamp, regs)
+                        else:
+                            regs[R_TOUGH] = tough
+                            clear_queue(nd, pool, regs)
                         u += du
                         break
                     record(p, q, opt, optp, nd, pool)
@@ -694,8 +738,13 @@ def search(D, choice, deg, stagelevel, levelstage, saved, stack, stagestamp, tri
                     opt = (v & 0x7FFFFFFF) - 1
                     while nd[4 * opt] > 0:
                         opt -= 1
-                    ok, u = opt_out(opt, regs[R_ACTIVE], nd, sets, item, pool, trig_head, trig_tail, stagestamp,
-                                    regs, second)
+                    ok, u, tough = delete(opt, regs[R_ACTIVE], nd, sets, second)     # opt_out
+                    if ok:
+                        h = retrigger(opt, nd, sets, pool, trig_head, trig_tail, stagestamp, regs)
+                        rehint(opt, h, nd, pool, trig_head, trig_tail, stagestamp, regs)
+                    else:
+                        regs[R_TOUGH] = tough
+                        clear_queue(nd, pool, regs)
                     if not ok:
                         phase = st.COMPLETE
                         break
@@ -790,8 +839,13 @@ def search(D, choice, deg, stagelevel, levelstage, saved, stack, stagestamp, tri
                         while nd[4 * optp] > 0:
                             optp -= 1
                         if optp != opt:
-                            ok, du = opt_out(optp, oactive, nd, sets, item, pool, trig_head, trig_tail, stagestamp,
-                                             regs, second)
+                            ok, du, tough = delete(optp, oactive, nd, sets, second)     # opt_out
+                            if ok:
+                                h = retrigger(optp, nd, sets, pool, trig_head, trig_tail, stagestamp, regs)
+                                rehint(optp, h, nd, pool, trig_head, trig_tail, stagestamp, regs)
+                            else:
+                                regs[R_TOUGH] = tough
+                                clear_queue(nd, pool, regs)
                             u += du
                     ss -= 1
                 if not ok:
@@ -843,8 +897,13 @@ def search(D, choice, deg, stagelevel, levelstage, saved, stack, stagestamp, tri
             opt = cur - 1
             while nd[4 * opt] > 0:
                 opt -= 1
-            ok, u = opt_out(opt, regs[R_ACTIVE], nd, sets, item, pool, trig_head, trig_tail, stagestamp, regs,
-                            second)
+            ok, u, tough = delete(opt, regs[R_ACTIVE], nd, sets, second)     # opt_out
+            if ok:
+                h = retrigger(opt, nd, sets, pool, trig_head, trig_tail, stagestamp, regs)
+                rehint(opt, h, nd, pool, trig_head, trig_tail, stagestamp, regs)
+            else:
+                regs[R_TOUGH] = tough
+                clear_queue(nd, pool, regs)
             context = C_PURGE
             if ok:
                 step = EMPTY
