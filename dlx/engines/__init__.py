@@ -21,6 +21,7 @@ from .base import Engine, Machine, Options, Prepared, Single
 from .binary import HEURISTICS, Binary
 from .cells import Cells
 from .compact import CompactEngine
+from .dc import DomainConsistent
 from .dlx1 import DLX1
 from .dlx3 import DLX3
 from .dlx5 import DLX5
@@ -86,6 +87,30 @@ class DancingCells:
         return Strategy(f"{self.name}/{strategy}", machine.summary, machine)
 
 
+class DomainConsistency:
+    """Knuth's XCCDC: binary branching that keeps every domain consistent, steered by a heuristic
+    (``"dc"``, ``"dc/frb"``, ``"dc/wtd"``)."""
+
+    name = "dc"
+    summary = ("domain consistency: Knuth's XCCDC, binary branching that purges every option without "
+               "support at every node (heuristics mrv, frb, wtd)")
+
+    def __init__(self) -> None:
+        self.by_heuristic = {heuristic: DomainConsistent(heuristic) for heuristic in HEURISTICS}
+        self.machines: tuple[Engine, ...] = tuple(self.by_heuristic.values())
+
+    def for_problem(self, problem: Options) -> Engine:
+        return self.by_heuristic["mrv"].for_problem(problem)
+
+    def strategy(self, strategy: str) -> Family:
+        """The family of one heuristic: ``"frb"`` or ``"wtd"`` (or ``"mrv"``)."""
+        machine = self.by_heuristic.get(strategy)
+        if machine is None:
+            raise ValueError(f"unknown engine 'dc/{strategy}': the heuristics of domain consistency are "
+                             f"{', '.join(HEURISTICS)}")
+        return Strategy(f"{self.name}/{strategy}", machine.summary, machine)
+
+
 class Strategy:
     """A family of one machine: a search strategy of an engine (its name says which)."""
 
@@ -146,7 +171,7 @@ class Auto:
 
 #: Every engine there is, by the name the API and the commands take.
 ENGINES: dict[str, Family] = {"auto": Auto(), "dlx": DancingLinks(), "cells": DancingCells(),
-                              "compact": CompactEngine()}
+                              "compact": CompactEngine(), "dc": DomainConsistency()}
 #: How the engines that can branch binary do: ``branching="all"`` (d-way, the default) or ``"binary"``.
 BRANCHINGS = ("all", "binary")
 DEFAULT = "auto"
@@ -184,19 +209,26 @@ def get(name: str) -> Family:
 def named(engine: str, branching: str | None = None, heuristic: str | None = None) -> str:
     """The registry name of ``engine`` searching by ``branching`` (``"all"``: d-way, the default;
     ``"binary"``) steered by ``heuristic`` (``"mrv"``, the default; ``"frb"``, ``"wtd"``, which
-    imply binary branching): ``"cells/binary/frb"`` and the like. ``"auto"`` with either is dancing
-    cells. A ValueError names what does not fit."""
+    imply binary branching): ``"cells/binary/frb"`` and the like; domain consistency always branches
+    binary (``"dc"``, ``"dc/frb"``, ``"dc/wtd"``). ``"auto"`` with either is dancing cells. A
+    ValueError names what does not fit."""
     get(engine)
     if branching not in (None, *BRANCHINGS):
         raise ValueError(f"unknown branching {branching!r}; the branchings are: {', '.join(BRANCHINGS)}")
     if heuristic is not None:
         binary.parse_heuristic(heuristic)
+    base = "cells" if engine == "auto" else engine.partition("/")[0]
+    if base == "dc":
+        if branching == "all":
+            raise ValueError("domain consistency (engine='dc') branches binary: it takes no branching='all'")
+        if heuristic not in (None, *HEURISTICS):
+            raise ValueError(f"the heuristics of domain consistency are {', '.join(HEURISTICS)} (no knobs)")
+        return "dc" if heuristic in (None, "mrv") else f"dc/{heuristic}"
     if branching in (None, "all") and heuristic in (None, "mrv"):
         return engine
     if branching == "all":
         raise ValueError(f"the heuristic {heuristic!r} steers binary branching: pass branching='binary' (or "
                          "leave branching out)")
-    base = "cells" if engine == "auto" else engine.partition("/")[0]
     if not hasattr(ENGINES[base], "strategy"):
         raise ValueError(f"the {base} engine branches d-way only: binary branching and its heuristics are the "
                          "cells engine's (engine='cells')")
@@ -209,7 +241,7 @@ def names() -> list[str]:
     found = list(ENGINES)
     for name, family in ENGINES.items():
         if hasattr(family, "strategy"):
-            found += [named(name, "binary", heuristic) for heuristic in HEURISTICS]
+            found += [n for n in (named(name, "binary", heuristic) for heuristic in HEURISTICS) if n not in found]
     return found
 
 

@@ -124,6 +124,7 @@ class DCMachine:
         self.weight[:, 1] = 1
         self.heuristic = heuristic
         self.regs = np.zeros(N_REGS, np.int64)
+        self.regs[R_LEVEL] = -1             # Knuth's level before the first: no path yet
         self.state = np.zeros(STATE_SIZE, np.int64)
 
     def arrays(self) -> tuple:
@@ -436,28 +437,30 @@ def mark_option(opt, nd, sets, second, mark):
 @njit(cache=True, nogil=True)
 def support(ii, nd, sets, regs, second):
     """The spacer of the first option in item ``ii``'s set that is compatible with the option whose
-    items are marked (:func:`prepare_marks`), or -1: ``If optp is compatible with opt, break``."""
+    items are marked (:func:`mark_option`), or -1: ``If optp is compatible with opt, break``."""
     stamp = regs[R_COMPAT]
     mark = np.int32(stamp - STAMPS if stamp >= STAMPS // 2 else stamp)
-    for s in range(ii, ii + sets[ii - 1]):
+    found = -1
+    s = ii
+    end = ii + sets[ii - 1]
+    while s < end and found < 0:
         optp = sets[s]
         qq = optp
         nn = qq + 1
         clash = False
-        while nn != qq:
+        while nn != qq and not clash:
             jj = nd[4 * nn]
             if jj <= 0:
                 optp = nn + jj - 1
                 nn = optp
             elif sets[jj - 4] == mark:
                 c = nd[4 * nn + 2]
-                if jj < second or c == 0 or c != sets[jj - 5]:
-                    clash = True
-                    break
+                clash = jj < second or c == 0 or c != sets[jj - 5]
             nn += 1
         if not clash:
-            return optp
-    return -1
+            found = optp
+        s += 1
+    return found
 
 
 @njit(cache=True, nogil=True)
@@ -488,16 +491,16 @@ def record(p, q, opt, optp, nd, pool):
 def get_cell(pool, regs):
     """getavail: a cell from the avail stack, else a fresh one (0, with ``R_OUT_OF_POOL`` set,
     when the pool is full)."""
+    # written without branches around the writes: numba keeps reference counts otherwise
     cell = pool[1]
-    if cell:
-        pool[1] = pool[2 * cell + 1]
-        return cell
-    cell = regs[R_POOLPTR]
-    if 2 * cell + 1 >= pool.size:
-        regs[R_OUT_OF_POOL] = 1
-        return 0
-    regs[R_POOLPTR] = cell + 1
-    return cell
+    empty = cell == 0
+    fresh = regs[R_POOLPTR]
+    pool[1] = 0 if empty else pool[2 * cell + 1]
+    cell = fresh if empty else cell
+    regs[R_POOLPTR] = fresh + empty
+    over = 2 * cell + 1 >= pool.size
+    regs[R_OUT_OF_POOL] |= over
+    return 0 if over else cell
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -785,6 +788,7 @@ def search(D, choice, deg, stagelevel, levelstage, saved, stack, stagestamp, tri
                         out[used + k] = option_of(choice[levelstage[k]], nd, D.onum)
                     used += stage
                     ends[found - 1] = used
+                level -= 1          # the solution's level has no choice: the path is the levels below
                 step = BACKUP
                 if found == want or (record_ and (found == ends.size or used + levelstage.size > out.size)):
                     break
