@@ -10,10 +10,11 @@ docs/engine.md) under these names:
 * ``ssxcc-binary``, ``ssxcc-frb``, ``ssxcc-wtd`` (ssxcc-binary.w with no change file, with
   ssxcc-frb.ch, with ssxcc-wtd.ch);
 * ``ssmcc``, ``ssmcc-frb``, ``ssmcc-wtd`` (ssmcc.w likewise);
+* ``xccdc``, ``xccdc-frb``, ``xccdc-wtd`` (xccdc.w likewise);
 
-each with its defaults, with ``t`` (stop after that many solutions) and, for the weighted degree,
-with ``w`` and ``W`` (the weight increment and its growth factor): on the shared Knuth-format files
-(the first three programs), on named instances of :mod:`dlx.problems` with multiplicities (the last
+each with its defaults, with ``t`` (stop after that many solutions) and, for SSXCC-BINARY's weighted
+degree, with ``w`` and ``W`` (the weight increment and its growth factor): on the shared Knuth-format files
+(the programs without multiplicities), on named instances of :mod:`dlx.problems` with multiplicities (the last
 three) and on random problems drawn here, with colours and secondary items (their text is written
 into the data, so the tests need neither this script nor Knuth's programs). Writes what each run
 reports, solutions, nodes and updates, to tests/data/binary.json.
@@ -38,7 +39,8 @@ OUT = HERE.parent / "tests" / "data" / "binary.json"
 
 #: Each program with the heuristic it is, and the settings of its command line run beside its defaults.
 XCC = {"ssxcc-binary": ("mrv", [["t7"]]), "ssxcc-frb": ("frb", [["t7"]]),
-       "ssxcc-wtd": ("wtd", [["t7"], ["w0.5", "W1.1"], ["w3", "W0.9"]])}
+       "ssxcc-wtd": ("wtd", [["t7"], ["w0.5", "W1.1"], ["w3", "W0.9"]]),
+       "xccdc": ("mrv", [["t7"]]), "xccdc-frb": ("frb", [["t7"]]), "xccdc-wtd": ("wtd", [["t7"]])}
 MCC = {"ssmcc": ("mrv", [["t7"]]), "ssmcc-frb": ("frb", [["t7"]]),
        "ssmcc-wtd": ("wtd", [["t7"], ["w0.5", "W1.1"], ["w3", "W0.9"]])}
 #: Named problems with multiplicities.

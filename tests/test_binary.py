@@ -1,14 +1,16 @@
-"""Binary branching on dancing cells (Knuth's SSXCC-BINARY and SSMCC, with the heuristics of his
-change files): exact to his programs, and a search like the others.
+"""Knuth's newest searches: binary branching on dancing cells (SSXCC-BINARY and SSMCC) and domain
+consistency (XCCDC), each with the heuristics of his change files: exact to his programs, and a
+search like the others.
 
 Knuth's own figures (tests/data/binary.json, written by bench/knuth_binary.py from his programs
-built from ssxcc-binary.w, ssmcc.w and the change files ssxcc-frb.ch, ssxcc-wtd.ch, ssmcc-frb.ch,
-ssmcc-wtd.ch) on the shared Knuth-format files, on named problems with multiplicities and on random
-problems with colours, secondary items and multiplicities: the same solutions, nodes and updates,
-with his defaults, with a solution limit (his ``t``) and with other weight increments (his ``w``
-and ``W``). The engine contract (tests/test_engines.py) runs over each heuristic's machine too:
-brute force's solutions, paused runs that add up to one run (the learned weights are state),
-split pieces, the structure checked at every pause.
+built from ssxcc-binary.w, ssmcc.w, xccdc.w and the change files ssxcc-frb.ch, ssxcc-wtd.ch,
+ssmcc-frb.ch, ssmcc-wtd.ch, xccdc-frb.ch, xccdc-wtd.ch) on the shared Knuth-format files, on
+named problems with multiplicities and on random problems with colours, secondary items and
+multiplicities: the same solutions, nodes and updates, with his defaults, with a solution limit
+(his ``t``) and with other weight increments (SSXCC-BINARY's ``w`` and ``W``). The engine
+contract (tests/test_engines.py) runs over each heuristic's machine too: brute force's solutions,
+paused runs that add up to one run (the learned weights are state), split pieces, the structure
+checked at every pause.
 """
 from __future__ import annotations
 
@@ -48,15 +50,16 @@ def quiet_read(text: str) -> ExactCover:
 
 def ours(problem: ExactCover, run: dict) -> dict:
     """Our figures for one of Knuth's runs: ``t`` is a solution limit, ``w`` and ``W`` the
-    weighted degree's increment and growth."""
+    weighted degree's increment and growth; XCCDC's programs are engine "dc"."""
     knobs = dict((a[0], a[1:]) for a in run["args"])
     heuristic = run["heuristic"]
     if "w" in knobs:
         heuristic = f"wtd:{knobs['w']}:{knobs['W']}"
     limit = int(knobs["t"]) if "t" in knobs else None
-    count = problem.count(limit, engine="cells", branching="binary", heuristic=heuristic)
+    engine = "dc" if run["program"].startswith("xccdc") else "cells"
+    count = problem.count(limit, engine=engine, branching="binary", heuristic=heuristic)
     s = problem.stats
-    assert s.engine.startswith("cells/binary") and count == s.solutions
+    assert s.engine.startswith("dc" if engine == "dc" else "cells/binary") and count == s.solutions
     return {**run, "solutions": count, "nodes": s.nodes, "updates": s.updates}
 
 
@@ -247,3 +250,46 @@ def test_the_command_takes_branching_and_heuristic(capsys):
     assert "the compact engine branches d-way only" in capsys.readouterr().err
     assert main(["queens", "8", "--count", "--branching", "binary", "--trace"]) == 1
     assert "trace" in capsys.readouterr().err
+
+
+@settings(max_examples=150, deadline=None)
+@given(mcc_problems())
+def test_domain_consistency_finds_the_solutions_of_algorithm_c(problem):
+    primary, secondary, options, _ = problem
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", dlx.ProblemWarning)
+        ec = ExactCover(options, primary=primary, secondary=secondary)
+    expected = set(algorithm_m(options, primary, secondary))
+    for heuristic in ("mrv", "frb", "wtd"):
+        found = list(ec.solutions(engine="dc", heuristic=heuristic))
+        assert len(found) == len(set(found)) and set(found) == expected
+        assert all(ec.is_solution(s) for s in found)
+        ec.check()
+
+
+def test_domain_consistency_takes_fewer_nodes_and_names_its_strategies():
+    q = problems.queens(8)
+    assert q.count(engine="dc") == 92 and (q.stats.nodes, q.stats.updates, q.stats.engine) == (700, 13565, "dc")
+    assert q.count(engine="dc", heuristic="wtd") == 92 and q.stats.engine == "dc/wtd"
+    assert engines.named("dc", "binary", "frb") == "dc/frb" and "dc/wtd" in engines.names()
+    with pytest.raises(ValueError, match="domain consistency \\(engine='dc'\\) branches binary"):
+        q.count(engine="dc", branching="all")
+    with pytest.raises(ValueError, match="the heuristics of domain consistency are mrv, frb, wtd"):
+        q.count(engine="dc", heuristic="wtd:1:2")
+    with pytest.raises(ValueError, match="unknown engine 'dc/dom'"):
+        q.count(engine="dc/dom")
+    bounded = ExactCover([["a"], ["a"]], bounds={"a": 2})
+    with pytest.raises(ValueError, match="takes no multiplicities.*SSMCC.*DLX3"):
+        bounded.count(engine="dc")
+    with pytest.raises(ValueError, match="domain consistency \\(XCCDC\\) takes no batches"):
+        Batch(q, [1] * 8, engine="dc")
+    # an inconsistent problem is done before its first node, as Knuth's program reports
+    stuck = ExactCover([["a", "b"], ["a", "c"]], primary=["a", "b", "c"])
+    assert stuck.count(engine="dc") == 0 and stuck.stats.nodes == 0 and stuck.stats.complete
+
+
+def test_the_command_takes_domain_consistency(capsys):
+    from dlx.cli import main
+    assert main(["queens", "8", "--count", "--stats", "--engine", "dc", "--heuristic", "frb"]) == 0
+    out, err = capsys.readouterr()
+    assert out == "92\n" and "782 nodes" in err and err.rstrip().endswith("engine dc/frb.")

@@ -213,6 +213,8 @@ def named(engine: str, branching: str | None = None, heuristic: str | None = Non
     binary (``"dc"``, ``"dc/frb"``, ``"dc/wtd"``). ``"auto"`` with either is dancing cells. A
     ValueError names what does not fit."""
     get(engine)
+    if branching is None and heuristic is None:
+        return engine
     if branching not in (None, *BRANCHINGS):
         raise ValueError(f"unknown branching {branching!r}; the branchings are: {', '.join(BRANCHINGS)}")
     if heuristic is not None:

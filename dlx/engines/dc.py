@@ -1030,9 +1030,13 @@ def check(D: DCStructure, problem: Options, machine: DCMachine | None = None) ->
         spacer += len(mine) + 1
         if nd[4 * spacer] != -len(mine):
             raise StructureError(f"the spacer after option {o} is wrong")
+    taken: list[int] = []
+    dropped: list[int] = []
+    active = n_items
     started = machine is not None and machine.state[STEP] != START
-    taken, dropped = applied(D, machine) if machine is not None else ([], [])
-    active = int(machine.regs[R_ACTIVE]) if started else n_items
+    if machine is not None and started:
+        taken, dropped = applied(D, machine)
+        active = int(machine.regs[R_ACTIVE])
     expected = set(range(n_items))
     colour_of: dict[int, int] = {}
     for o in taken:
