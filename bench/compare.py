@@ -79,8 +79,10 @@ KNUTH = {
 }
 #: Knuth's binary-branching programs beside this project's strategies of the same name (``--knuth
 #: DIR``): for rows without multiplicities SSXCC-BINARY and its change files, with them SSMCC and its.
-BINARY_PROGRAMS = {"cells/binary": ("ssxcc-binary", "ssmcc"), "cells/binary/frb": ("ssxcc-frb", "ssmcc-frb"),
-                   "cells/binary/wtd": ("ssxcc-wtd", "ssmcc-wtd")}
+BINARY_PROGRAMS: dict[str, tuple[str, str | None]] = {
+    "cells/binary": ("ssxcc-binary", "ssmcc"), "cells/binary/frb": ("ssxcc-frb", "ssmcc-frb"),
+    "cells/binary/wtd": ("ssxcc-wtd", "ssmcc-wtd"),
+    "dc": ("xccdc", None), "dc/frb": ("xccdc-frb", None), "dc/wtd": ("xccdc-wtd", None)}
 #: Minimum-cost rows: label: (problem, k, brute force too). Beside Knuth's dlx5
 #: (``--knuth DIR``) and HiGHS (highspy, k = 1 rows without colours).
 COSTS = {
@@ -361,7 +363,8 @@ def beside_knuth(quick: bool, rounds: int, knuth: Path | None) -> list[Row]:
         jobs = {name: engine_counter(engine)(problem)
                 for name, engine in {"dlx": engines.DEFAULT, **ENGINE_COLUMNS, **STRATEGY_COLUMNS}.items()}
         jobs = {name: job for name, job in jobs.items() if job is not None}
-        pairs = {strategy: mine[problem.bounds is not None] for strategy, mine in BINARY_PROGRAMS.items()}
+        pairs = {strategy: mine[problem.bounds is not None] for strategy, mine in BINARY_PROGRAMS.items()
+                 if mine[problem.bounds is not None] is not None}
         for program in [*programs, *pairs.values()] if knuth else ():
             if (knuth / program).exists():
                 jobs[program.upper()] = knuth_job(knuth / program, problem)
@@ -583,18 +586,21 @@ def report(sections: dict[str, list[Row]], rivals: list[Rival], settings: str, m
                    + " | ".join(shown(row, row.cells.get(n), "cpu", ratio=False)
                                 for n in ("dlx", *ENGINE_COLUMNS))
                    + f" | {theirs} |")
-    out += ["", ("Binary branching, CPU seconds: each strategy of the cells engine beside Knuth's program of that "
-                 "strategy (SSXCC-BINARY and its change files ssxcc-frb.ch and ssxcc-wtd.ch; SSMCC and ssmcc-frb.ch, "
-                 "ssmcc-wtd.ch on rows with multiplicities), in the same run; each pair also reports the same "
-                 "solutions, nodes and updates (else the cell says so). In parentheses: Knuth's time divided by "
-                 "ours (above 1: ours is faster)."), "",
+    out += ["", ("Knuth's newest searches, CPU seconds: each strategy beside Knuth's program of that strategy "
+                 "(binary branching: SSXCC-BINARY and its change files ssxcc-frb.ch and ssxcc-wtd.ch, SSMCC and "
+                 "ssmcc-frb.ch, ssmcc-wtd.ch on rows with multiplicities; domain consistency: XCCDC and "
+                 "xccdc-frb.ch, xccdc-wtd.ch, which take no multiplicities), in the same run; each pair also "
+                 "reports the same solutions, nodes and updates (else the cell says so). In parentheses: Knuth's "
+                 "time divided by ours (above 1: ours is faster)."), "",
             "| problem | " + " | ".join(f"{strategy} | Knuth's" for strategy in BINARY_PROGRAMS) + " |",
             "|---|" + "---:|---:|" * len(BINARY_PROGRAMS)]
     for row in sections["knuth"]:
         bounded = row.label.startswith("MCC")
         cells = []
         for strategy, programs in BINARY_PROGRAMS.items():
-            mine, theirs = row.cells.get(f"dlx engine={strategy}"), row.cells.get(programs[bounded].upper())
+            program = programs[bounded]
+            mine = row.cells.get(f"dlx engine={strategy}")
+            theirs = row.cells.get(program.upper()) if program else None
             cells.append(shown(row, mine, "cpu", ratio=False))
             text = shown(row, theirs, "cpu", ratio=False)
             if mine is not None and theirs is not None and mine.cpu and theirs.cpu:
@@ -663,7 +669,8 @@ def main() -> None:
     parser.add_argument("--budget", type=float, help="seconds a solver may take on one run (default 60, --quick 5)")
     parser.add_argument("--knuth", type=Path, metavar="DIR",
                         help="where Knuth's dlx1, dlx2, dlx3, dlx5, ssxc1, ssxcc, ssxcc-binary, ssxcc-frb, "
-                             "ssxcc-wtd, ssmcc, ssmcc-frb and ssmcc-wtd are built: run them beside the engines")
+                             "ssxcc-wtd, ssmcc, ssmcc-frb, ssmcc-wtd, xccdc, xccdc-frb and xccdc-wtd are built: run "
+                             "them beside the engines")
     parser.add_argument("--only", choices=SECTIONS, action="append",
                         help="run only this section (may be repeated); the report holds the sections run")
     args = parser.parse_args()

@@ -191,9 +191,9 @@ def machine_of(name: str, ec: ExactCover):
 
 
 def ordered(machine) -> bool:
-    """Whether the machine's solutions come in Knuth's order (dancing cells has its own, and so
-    has binary branching)."""
-    return not machine.name.startswith(("cells", "binary"))
+    """Whether the machine's solutions come in Knuth's DLX order (dancing cells has its own, and
+    so have binary branching and domain consistency)."""
+    return not machine.name.startswith(("cells", "binary", "dc"))
 
 
 def figures(machine, ec: ExactCover, o: Oracle) -> str | None:

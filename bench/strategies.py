@@ -5,8 +5,9 @@
 Counts every solution of each instance (sudoku: limit 2 per puzzle, through a search of the
 puzzle's remaining problem, as binary branching takes no Batch) with Dancing Links (``dlx``: DLX1,
 DLX2 or DLX3), dancing cells d-way (``cells``: SSXC1/SSXCC; SSMCC with multiplicities, which
-branches binary) and binary branching with each heuristic (``cells/binary``, ``cells/binary/frb``,
-``cells/binary/wtd``); CPU time of one thread, the median of interleaved rounds, each structure
+branches binary), binary branching with each heuristic (``cells/binary``, ``cells/binary/frb``,
+``cells/binary/wtd``) and domain consistency with each (``dc``, ``dc/frb``, ``dc/wtd``, XCCDC: no
+multiplicities); CPU time of one thread, the median of interleaved rounds, each structure
 built before the clock starts; every count checked against the others. Writes the table to
 bench/results/strategies.md; docs/performance.md quotes it and :func:`dlx.engines.choose` reads
 its rule from it.
@@ -25,7 +26,7 @@ from dlx import problems
 
 HERE = Path(__file__).resolve().parent
 SHARED = HERE.parent.parent / "shared" / "data"
-STRATEGIES = ("dlx", "cells", "cells/binary", "cells/binary/frb", "cells/binary/wtd")
+STRATEGIES = ("dlx", "cells", "cells/binary", "cells/binary/frb", "cells/binary/wtd", "dc", "dc/frb", "dc/wtd")
 
 
 def cycle(n: int) -> list[tuple[int, int]]:
@@ -87,15 +88,23 @@ def measure(problems_: list[dlx.ExactCover], strategy: str, limit: int | None) -
     return solutions, nodes, time.process_time() - started
 
 
+def takes(strategy: str, problem: dlx.ExactCover) -> bool:
+    """Whether ``strategy`` searches ``problem`` (domain consistency takes no multiplicities); its
+    structure is built and its kernel loaded on the way."""
+    try:
+        problem.count(max_nodes=0, engine=strategy)
+    except ValueError:
+        return False
+    return True
+
+
 def row(label: str, problems_: list[dlx.ExactCover], limit: int | None, rounds: int) -> dict:
-    """Every strategy on one instance (or set), interleaved rounds; the count checked."""
-    for problem in problems_:
-        for strategy in STRATEGIES:
-            problem.count(max_nodes=0, engine=strategy)       # builds the structure, loads the kernel
-    times: dict[str, list[float]] = {s: [] for s in STRATEGIES}
+    """Every strategy that takes the instance (or set), interleaved rounds; the count checked."""
+    strategies = tuple(s for s in STRATEGIES if all(takes(s, problem) for problem in problems_))
+    times: dict[str, list[float]] = {s: [] for s in strategies}
     figures: dict[str, tuple[int, int]] = {}
     for r in range(rounds):
-        for strategy in STRATEGIES[r % len(STRATEGIES):] + STRATEGIES[:r % len(STRATEGIES)]:
+        for strategy in strategies[r % len(strategies):] + strategies[:r % len(strategies)]:
             solutions, nodes, seconds = measure(problems_, strategy, limit)
             times[strategy].append(seconds)
             figures[strategy] = (solutions, nodes)
@@ -110,8 +119,9 @@ def table(rows: list[dict]) -> str:
     lines = ["| instance | solutions | " + " | ".join(STRATEGIES) + " | fastest |",
              "|---|---:|" + "---:|" * len(STRATEGIES) + "---|"]
     for r in rows:
-        best = min(STRATEGIES, key=r["cpu"].get)
-        cells = [f"{r['figures'][s][1]:,} nodes, {r['cpu'][s]:.3g} s" for s in STRATEGIES]
+        best = min(r["cpu"], key=r["cpu"].get)
+        cells = [f"{r['figures'][s][1]:,} nodes, {r['cpu'][s]:.3g} s" if s in r["cpu"] else "refused"
+                 for s in STRATEGIES]
         lines.append(f"| {r['label']} | {r['solutions']:,} | " + " | ".join(cells) + f" | {best} |")
     return "\n".join(lines)
 

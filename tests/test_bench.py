@@ -113,6 +113,9 @@ def test_strategies_agree_and_tabulate():
     assert r["figures"]["cells/binary"] == (4, q.stats.nodes)
     line = strategies.table([r]).splitlines()[-1]
     assert line.startswith("| queens 6 | 4 | ") and line.count("nodes") == len(strategies.STRATEGIES)
+    packing = problems.k_queens(4, 3)                     # multiplicities: domain consistency refuses them
+    r = strategies.row("3 queens on 4x4", [packing], None, 1)
+    assert "dc" not in r["cpu"] and strategies.table([r]).count("refused") == 3
 
 
 def test_figures_of_reads_knuths_last_words():

@@ -1,5 +1,6 @@
-"""The engines, by name: ``engine="auto"`` (the default), ``"dlx"``, ``"cells"`` or ``"compact"``
-everywhere an engine can be chosen.
+"""The engines, by name: ``engine="auto"`` (the default), ``"dlx"``, ``"cells"``, ``"compact"`` or
+``"dc"`` everywhere an engine can be chosen (with a strategy: ``"cells/binary/frb"``, ``"dc/wtd"``,
+see :func:`named`).
 
 An engine is one search machine behind the small interface of :class:`base.Engine`, facts included
 (its summary, what it counts, what it refuses, its tunables, its test samples); a new one goes into
@@ -8,8 +9,9 @@ may stand for a family whose member is picked by the problem: ``"dlx"`` runs DLX
 exact-cover problem and the machine of DLX2/DLX3 on one with colours or multiplicities, so that every
 figure is the one Knuth's program for that kind of problem reports. ``"cells"`` is dancing cells
 (Knuth's SSXC1, SSXCC with colours). ``"compact"`` is Algorithm X for small problems with each
-item's live options in one machine word (DLX1's choices and nodes). ``"auto"`` picks one by the
-shape of the problem (:func:`choose`), by measurement.
+item's live options in one machine word (DLX1's choices and nodes). ``"dc"`` is XCCDC, domain
+consistency at every node. ``"auto"`` picks one by the shape of the problem (:func:`choose`), by
+measurement.
 """
 from __future__ import annotations
 
