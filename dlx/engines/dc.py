@@ -76,6 +76,7 @@ INFTY = 0x7FFFFFFF
 DANGEROUS = np.float32(1e32)
 FINFTY = np.float32(2e32)
 STAMPS = 1 << 32
+U1, U2, U4, U5 = (np.uint64(k) for k in (1, 2, 4, 5))
 
 
 class DCStructure(NamedTuple):
@@ -234,25 +235,25 @@ def delete(opt, act, nd, sets, second):
     an update each. Returns ``(ok, updates, tough)``: not ok, with ``tough`` the item, when it was
     a primary item's last option (the sets then partly changed, for a restore to undo)."""
     updates = 0
-    nn = opt + 1
-    while nd[4 * nn] > 0:
-        ii = nd[4 * nn]
-        p = nd[4 * nn + 1]
-        if p >= second and sets[ii - 2] >= act:
-            nn += 1
+    nn = np.uint64(opt) + U1
+    while nd[U4 * nn] > 0:
+        ii = np.uint64(nd[U4 * nn])
+        p = nd[U4 * nn + U1]
+        if p >= second and sets[ii - U2] >= act:
+            nn += U1
             continue
-        ss = sets[ii - 1] - 1
+        ss = np.uint64(sets[ii - U1] - 1)
         if ss == 0 and p < second:
-            return False, updates, ii
-        nnp = sets[ii + ss]
-        sets[ii - 1] = ss
+            return False, updates, np.int64(ii)
+        nnp = np.uint64(sets[ii + ss])
+        sets[ii - U1] = ss
         sets[ii + ss] = nn
-        sets[p] = nnp
-        nd[4 * nn + 1] = ii + ss
-        nd[4 * nnp + 1] = p
+        sets[np.uint64(p)] = nnp
+        nd[U4 * nn + U1] = ii + ss
+        nd[U4 * nnp + U1] = p
         updates += 1
-        nn += 1
-    return True, updates, 0
+        nn += U1
+    return True, updates, np.int64(0)
 
 
 @njit(cache=True, nogil=True)
@@ -437,29 +438,31 @@ def mark_option(opt, nd, sets, second, mark):
 @njit(cache=True, nogil=True)
 def support(ii, nd, sets, regs, second):
     """The spacer of the first option in item ``ii``'s set that is compatible with the option whose
-    items are marked (:func:`mark_option`), or -1: ``If optp is compatible with opt, break``."""
+    items are marked (:func:`mark_option`), or -1: ``If optp is compatible with opt, break``. The
+    indices are unsigned (numba then tests no index for a negative value): the hottest loop of
+    XCCDC."""
     stamp = regs[R_COMPAT]
     mark = np.int32(stamp - STAMPS if stamp >= STAMPS // 2 else stamp)
     found = -1
-    s = ii
-    end = ii + sets[ii - 1]
+    s = np.uint64(ii)
+    end = s + np.uint64(sets[ii - 1])
     while s < end and found < 0:
-        optp = sets[s]
+        optp = np.uint64(sets[s])
         qq = optp
-        nn = qq + 1
+        nn = qq + U1
         clash = False
         while nn != qq and not clash:
-            jj = nd[4 * nn]
+            jj = nd[U4 * nn]
             if jj <= 0:
-                optp = nn + jj - 1
+                optp = nn - np.uint64(-jj) - U1
                 nn = optp
-            elif sets[jj - 4] == mark:
-                c = nd[4 * nn + 2]
-                clash = jj < second or c == 0 or c != sets[jj - 5]
-            nn += 1
+            elif sets[np.uint64(jj) - U4] == mark:
+                c = nd[U4 * nn + U2]
+                clash = jj < second or c == 0 or c != sets[np.uint64(jj) - U5]
+            nn += U1
         if not clash:
-            found = optp
-        s += 1
+            found = np.int64(optp)
+        s += U1
     return found
 
 
