@@ -81,8 +81,7 @@ KNUTH = {
 #: DIR``): for rows without multiplicities SSXCC-BINARY and its change files, with them SSMCC and its.
 BINARY_PROGRAMS: dict[str, tuple[str, str | None]] = {
     "cells/binary": ("ssxcc-binary", "ssmcc"), "cells/binary/frb": ("ssxcc-frb", "ssmcc-frb"),
-    "cells/binary/wtd": ("ssxcc-wtd", "ssmcc-wtd"),
-    "dc": ("xccdc", None), "dc/frb": ("xccdc-frb", None), "dc/wtd": ("xccdc-wtd", None)}
+    "cells/binary/wtd": ("ssxcc-wtd", "ssmcc-wtd")}
 #: Minimum-cost rows: label: (problem, k, brute force too). Beside Knuth's dlx5
 #: (``--knuth DIR``) and HiGHS (highspy, k = 1 rows without colours).
 COSTS = {
@@ -98,16 +97,30 @@ COSTS = {
         lambda: problems.weighted_graceful([(i, (i + 1) % 12) for i in range(12)]), 50, False),
     "set partitioning 10 items, 18 options, k=3": (lambda: problems.set_partitioning(10, 18, 7), 3, True),
 }
+#: Domain consistency beside Knuth's XCCDC (``--only dc``): rows small enough for its many mems per
+#: node (the rows of KNUTH take it minutes): label: (problem, solutions).
+DC_ROWS = {
+    "queens 12": (lambda: problems.queens(12), 14_200),
+    "queens 13": (lambda: problems.queens(13), 73_712),
+    "Langford 11 (halved)": (lambda: problems.langford(11), 17_792),
+    "pentominoes 3x20": (lambda: problems.pentominoes(3, 20), 2),
+    "pentominoes 6x10, X restricted": (lambda: problems.pentominoes(6, 10), 2_339),
+    "XCC: word squares 3x3": (problems.word_squares, 265),
+    "XCC: graceful labellings of C12": (lambda: problems.graceful([(i, (i + 1) % 12) for i in range(12)]), 11_808),
+}
+DC_PROGRAMS = {"dc": "xccdc", "dc/frb": "xccdc-frb", "dc/wtd": "xccdc-wtd"}
 #: The C sudoku solvers beside dlx at f2c5c7a, measured side by side on this kind of machine by the
 #: maintainers: puzzles per CPU-second of dlx divided by theirs, limit 2 (limit 1).
 C_SUDOKU = ("fast_solv_9r2 (C DLX): dlx 1.01-1.21x as fast; kudoku (C exact cover without links): dlx 0.71-1.00x "
             "at limit 2 (serg 0.71, top1465 0.85, 17clue 0.88) and 0.61-0.97x at limit 1; tdoku (bit-parallel) "
             "8-15x faster than dlx")
 #: The report's sections, in the order they run.
-SECTIONS = ("sudoku", "generic", "startup", "whole", "knuth", "costs")
+SECTIONS = ("sudoku", "generic", "startup", "whole", "knuth", "costs", "dc")
 #: This project's columns by engine, one per name of the registry that stands for machines ("auto" is
-#: the column "dlx").
-ENGINE_COLUMNS = {f"dlx engine={name}": name for name, family in engines.ENGINES.items() if family.machines}
+#: the column "dlx"; domain consistency has a section of its own, "dc": its many mems per node take
+#: minutes on these rows).
+ENGINE_COLUMNS = {f"dlx engine={name}": name for name, family in engines.ENGINES.items()
+                  if family.machines and name != "dc"}
 #: Columns of the Knuth section for the strategies of binary branching, by registry name.
 STRATEGY_COLUMNS = {f"dlx engine={name}": name for name in BINARY_PROGRAMS}
 #: Columns that are this project again, by engine: no start-up rows of their own.
@@ -440,6 +453,34 @@ def brute_job(problem, k: int) -> Callable[[float], list[int]]:
     return run
 
 
+def dc_rows(quick: bool, rounds: int, knuth: Path | None) -> list[Row]:
+    """Domain consistency (``engine="dc"`` and its heuristics) beside Knuth's xccdc programs, each
+    pair's solutions, nodes and updates checked equal (else the cell says so)."""
+    rows = []
+    for label, (make, solutions) in DC_ROWS.items():
+        if quick and solutions > 20_000:
+            continue
+        problem = make()
+        check = lambda got, want=solutions: None if got == want else f"{got} solutions"
+        jobs = {f"dlx engine={name}": engine_counter(name)(problem) for name in DC_PROGRAMS}
+        jobs = {name: job for name, job in jobs.items() if job is not None}
+        for program in DC_PROGRAMS.values() if knuth else ():
+            if (knuth / program).exists():
+                jobs[program.upper()] = knuth_job(knuth / program, problem)
+        row = Row(label, "seconds", 1, race(jobs, check, rounds, 120))
+        for strategy, program in DC_PROGRAMS.items():
+            if knuth and (knuth / program).exists():
+                problem.count(engine=strategy)
+                ours = (problem.stats.solutions, problem.stats.nodes, problem.stats.updates)
+                theirs = knuth_job(knuth / program, problem, answer=figures_of)(time.process_time() + 3600).answer
+                if ours != theirs:
+                    row.cells[program.upper()].note = f"figures {theirs}, ours {ours}"
+                    row.cells[program.upper()].cpu = None
+        rows.append(row)
+        progress(row)
+    return rows
+
+
 def cost_rows(quick: bool, rounds: int, knuth: Path | None) -> list[Row]:
     """The k cheapest solutions: this project beside Knuth's dlx5, HiGHS and brute force."""
     rows = []
@@ -614,6 +655,22 @@ def report(sections: dict[str, list[Row]], rivals: list[Rival], settings: str, m
              "Every answer checked: the same k best costs (HiGHS: the least). In parentheses: that time "
              "divided by dlx's."), "",
             *table(sections["costs"], ["dlx", "DLX5", "HiGHS", "brute force"], "problem: the least cost", "cpu")]
+    out += ["", "## Domain consistency: CPU seconds", "",
+            ("`engine=\"dc\"` and its heuristics beside Knuth's xccdc, xccdc-frb and xccdc-wtd (C, clang -O3 "
+             "-march=native, the whole process), in the same run; each pair also reports the same solutions, nodes "
+             "and updates (else the cell says so). In parentheses: Knuth's time divided by ours."), "",
+            "| problem | " + " | ".join(f"{name} | Knuth's" for name in DC_PROGRAMS) + " |",
+            "|---|" + "---:|---:|" * len(DC_PROGRAMS)]
+    for row in sections["dc"]:
+        cells = []
+        for name, program in DC_PROGRAMS.items():
+            mine, theirs = row.cells.get(f"dlx engine={name}"), row.cells.get(program.upper())
+            cells.append(shown(row, mine, "cpu", ratio=False))
+            text = shown(row, theirs, "cpu", ratio=False)
+            if mine is not None and theirs is not None and mine.cpu and theirs.cpu:
+                text += f" ({theirs.cpu / mine.cpu:.2f}x)"
+            cells.append(text)
+        out.append(f"| {row.label} | " + " | ".join(cells) + " |")
     out += ["", "## Wall time of the same runs", "",
             *table(sections["sudoku"], names, "puzzles (per wall-second)", "wall"), "",
             *table(sections["generic"], counters, "problem (wall seconds)", "wall"), "",
@@ -697,6 +754,7 @@ def main() -> None:
         "whole": lambda: whole_sets(args.quick, rounds),
         "knuth": lambda: beside_knuth(args.quick, rounds, args.knuth),
         "costs": lambda: cost_rows(args.quick, rounds, args.knuth),
+        "dc": lambda: dc_rows(args.quick, rounds, args.knuth),
     }
     sections = {name: makers[name]() if not args.only or name in args.only else [] for name in SECTIONS}
     settings = (f"{'--quick: ' if args.quick else ''}{size} puzzles per set, {rounds} round{'s' * (rounds > 1)}, "

@@ -26,6 +26,8 @@ from dlx import problems
 
 HERE = Path(__file__).resolve().parent
 SHARED = HERE.parent.parent / "shared" / "data"
+#: Nodes between two looks at the clock.
+CHUNK = 200_000
 STRATEGIES = ("dlx", "cells", "cells/binary", "cells/binary/frb", "cells/binary/wtd", "dc", "dc/frb", "dc/wtd")
 
 
@@ -78,13 +80,22 @@ def sudoku_problems(name: str, count: int) -> list[dlx.ExactCover]:
     return found
 
 
-def measure(problems_: list[dlx.ExactCover], strategy: str, limit: int | None) -> tuple[int, int, float]:
-    """Solutions, nodes and CPU seconds of counting every problem with ``strategy``."""
+def measure(problems_: list[dlx.ExactCover], strategy: str, limit: int | None,
+            budget: float = float("inf")) -> tuple[int, int, float]:
+    """Solutions, nodes and CPU seconds of counting every problem with ``strategy`` (solutions -1:
+    stopped past ``budget`` CPU seconds; the run pauses every ``CHUNK`` nodes to look)."""
     solutions = nodes = 0
     started = time.process_time()
     for problem in problems_:
-        solutions += problem.count(limit, engine=strategy)
-        nodes += problem.stats.nodes
+        with problem.search(limit=limit, max_nodes=CHUNK, engine=strategy) as run:
+            while True:
+                solutions += run.count()
+                if run.status != "max_nodes":
+                    break
+                if time.process_time() - started > budget:
+                    return -1, 0, budget
+                run.resume(max_nodes=run.stats.nodes + CHUNK)
+            nodes += run.stats.nodes
     return solutions, nodes, time.process_time() - started
 
 
@@ -98,21 +109,35 @@ def takes(strategy: str, problem: dlx.ExactCover) -> bool:
     return True
 
 
-def row(label: str, problems_: list[dlx.ExactCover], limit: int | None, rounds: int) -> dict:
-    """Every strategy that takes the instance (or set), interleaved rounds; the count checked."""
+#: A strategy whose first run of an instance takes longer than this many CPU seconds runs once.
+SLOW = 10.0
+#: A run is stopped past this many CPU seconds (its cell says so).
+BUDGET = 60.0
+
+
+def row(label: str, problems_: list[dlx.ExactCover], limit: int | None, rounds: int,
+        budget: float = BUDGET) -> dict:
+    """Every strategy that takes the instance (or set), interleaved rounds; the count checked. A
+    run is stopped at ``budget`` CPU seconds (its cell says so); one over ``SLOW`` runs once."""
     strategies = tuple(s for s in STRATEGIES if all(takes(s, problem) for problem in problems_))
     times: dict[str, list[float]] = {s: [] for s in strategies}
     figures: dict[str, tuple[int, int]] = {}
+    over: set[str] = set()
     for r in range(rounds):
         for strategy in strategies[r % len(strategies):] + strategies[:r % len(strategies)]:
-            solutions, nodes, seconds = measure(problems_, strategy, limit)
+            if strategy in over or (r and times[strategy] and times[strategy][0] > SLOW):
+                continue
+            solutions, nodes, seconds = measure(problems_, strategy, limit, budget)
+            if solutions < 0:
+                over.add(strategy)
+                continue
             times[strategy].append(seconds)
             figures[strategy] = (solutions, nodes)
     counts = {f[0] for f in figures.values()}
     if len(counts) != 1:
         raise AssertionError(f"{label}: the strategies disagree: {figures}")
-    return {"label": label, "solutions": counts.pop(), "figures": figures,
-            "cpu": {s: statistics.median(t) for s, t in times.items()}}
+    return {"label": label, "solutions": counts.pop(), "figures": figures, "over": over, "budget": budget,
+            "cpu": {s: statistics.median(t) for s, t in times.items() if t}}
 
 
 def table(rows: list[dict]) -> str:
@@ -120,8 +145,8 @@ def table(rows: list[dict]) -> str:
              "|---|---:|" + "---:|" * len(STRATEGIES) + "---|"]
     for r in rows:
         best = min(r["cpu"], key=r["cpu"].get)
-        cells = [f"{r['figures'][s][1]:,} nodes, {r['cpu'][s]:.3g} s" if s in r["cpu"] else "refused"
-                 for s in STRATEGIES]
+        cells = [f"{r['figures'][s][1]:,} nodes, {r['cpu'][s]:.3g} s" if s in r["cpu"]
+                 else f"> {r['budget']:g} s" if s in r["over"] else "refused" for s in STRATEGIES]
         lines.append(f"| {r['label']} | {r['solutions']:,} | " + " | ".join(cells) + f" | {best} |")
     return "\n".join(lines)
 

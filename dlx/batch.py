@@ -79,7 +79,7 @@ class Batch:
         empty = np.flatnonzero(np.diff(problem.engine_input.start)[:grouped] == 0)
         if empty.size:
             raise ProblemError(f"option {empty[0]} has no primary item, so it cannot be selected")
-        self._prepared = problem.prepared(engines.resolve(engine, problem.engine_input))
+        self._prepared = problem.prepared(engines.batching(engine, problem.engine_input))
         self.engine = self._prepared.engine
         self._scratches = threading.local()
         n_options = problem.n_options

@@ -134,6 +134,11 @@ LONG_OPTIONS = 5
 #: 4 entries or more on average (and fewer than ``LONG_OPTIONS``) is one for the compact engine:
 #: its words of a branching level are copied whole, so they must be few.
 COMPACT_ITEMS = 1024
+#: A problem with colours and at least this many options (that can be in a solution) is one for
+#: binary branching with failure rates (``"cells/binary/frb"``): on graceful labellings of cycles
+#: (1,872 and 3,600 options) it beats the d-way search 1.4x and 3.7x; on smaller coloured problems
+#: (810 and 390 options) it loses up to 2x, in milliseconds (bench/strategies.py).
+LEARNING_OPTIONS = 1500
 
 
 def choose(problem: Options) -> str:
@@ -144,11 +149,17 @@ def choose(problem: Options) -> str:
     (sudoku 9x9: 1.2-1.4x over DLX1; 16x16: 1.0-1.4x) and not beyond them (queens, with secondary
     items, 1.0-0.94x; Langford, 3 entries, 0.95-1.05x; sudoku 25x25, 2,500 items, 0.86-1.5x); Dancing
     Links win the other short options (queens 1.7-2.2x over cells; Langford, 3: 1.4x).
-    Multiplicities are for DLX3 alone."""
+    Multiplicities are for DLX3 alone (SSMCC, its binary rival, is 1.5-2.2x slower on every MCC row
+    measured). With colours and at least ``LEARNING_OPTIONS`` options, binary branching steered by
+    failure rates wins (``"cells/binary/frb"``: graceful labellings of C15 3.7x over the d-way
+    search); domain consistency (``"dc"``) takes 2-25x fewer nodes than any other search but never
+    less time on the rows measured, so ``auto`` never picks it. A batch takes the d-way cells engine
+    where this rule says binary (:func:`batching`)."""
     if problem.bounds is not None:
         return "dlx"
     if problem.colours is not None:
-        return "cells"
+        live = int((problem.start[1:] > problem.start[:-1]).sum())
+        return "cells/binary/frb" if live >= LEARNING_OPTIONS else "cells"
     options = max(int((problem.start[1:] > problem.start[:-1]).sum()), 1)
     if problem.items.size >= LONG_OPTIONS * options:
         return "cells"
@@ -163,8 +174,8 @@ class Auto:
 
     name = "auto"
     summary = ("picks one by the shape of the problem, as measured: cells for long options (5 entries or more "
-               "on average) or colours; compact for small problems of primary items and options of 4 entries; "
-               "dlx for the rest and for multiplicities")
+               "on average) or colours (binary with failure rates from 1,500 options with colours); compact for "
+               "small problems of primary items and options of 4 entries; dlx for the rest and for multiplicities")
     machines = ()
 
     def for_problem(self, problem: Options) -> Engine:
@@ -249,6 +260,16 @@ def names() -> list[str]:
     return found
 
 
+def batching(name: str, problem: Options) -> str:
+    """The name of the engine a :class:`dlx.Batch` runs when ``name`` is asked for: ``"auto"``
+    chooses as for a search, but a strategy without batches (binary branching) gives way to its
+    engine's own d-way search."""
+    chosen = resolve(name, problem)
+    if name == "auto" and not get(chosen).for_problem(problem).batches:
+        chosen = chosen.partition("/")[0]
+    return chosen
+
+
 def resolve(name: str, problem: Options) -> str:
     """The name of the engine that runs ``problem`` when ``name`` is asked for (``"auto"`` chooses)."""
     get(name)
@@ -314,5 +335,5 @@ def tunables() -> list[tuple[Any, str, Any]]:
 
 
 __all__ = ["BRANCHINGS", "DEFAULT", "ENGINES", "OPTIMISERS", "Engine", "Machine", "Options", "Prepared", "Single",
-           "choose", "counting", "get", "help_text", "machines", "named", "names", "resolve", "table", "tracer",
-           "tunables"]
+           "batching", "choose", "counting", "get", "help_text", "machines", "named", "names", "resolve", "table",
+           "tracer", "tunables"]
