@@ -319,7 +319,8 @@ RIVALS = [
     Rival("dlx, one call each", "numba-dlx", "numba, this project: one call per puzzle", dlx_per_call, None, True),
     *(Rival(f"dlx engine={name}", "numba-dlx", f"numba, this project by engine name: {family.summary}",
             engine_sudoku(name), engine_counter(name), True)
-      for name, family in engines.ENGINES.items() if family.machines),
+      # an engine in the sudoku and generic tables batches (domain consistency has a section of its own)
+      for name, family in engines.ENGINES.items() if any(m.batches for m in family.machines)),
     # xcover's search is a numba generator; numba never frees one left unfinished (numba issues #1278,
     # #6993), as at limit 1: about 75 kB each, and the process slows as they pile up
     Rival("xcover", "xcover", "numba, Knuth's dancing cells", xcover_sudoku, xcover_counter, True, leaks=True),
