@@ -365,8 +365,7 @@ def knuth_job(program: Path, problem, args: tuple[str, ...] = (),
 
 def beside_knuth(quick: bool, rounds: int, knuth: Path | None) -> list[Row]:
     """This project, by engine and strategy, beside Knuth's programs for each problem when they are
-    built. Each binary strategy and Knuth's program of that strategy run once more, untimed, to
-    compare their nodes and updates: a cell whose figures differ says so."""
+    built; each binary strategy's figures checked against his program's (:func:`same_figures`)."""
     rows = []
     for label, (make, solutions, programs) in KNUTH.items():
         if quick and label.endswith("all"):
@@ -382,17 +381,23 @@ def beside_knuth(quick: bool, rounds: int, knuth: Path | None) -> list[Row]:
             if (knuth / program).exists():
                 jobs[program.upper()] = knuth_job(knuth / program, problem)
         row = Row(label, "seconds", 1, race(jobs, check, rounds, 600))
-        for strategy, program in pairs.items():
-            if knuth and (knuth / program).exists():
-                problem.count(engine=strategy)
-                ours = (problem.stats.solutions, problem.stats.nodes, problem.stats.updates)
-                theirs = knuth_job(knuth / program, problem, answer=figures_of)(time.process_time() + 3600).answer
-                if ours != theirs:
-                    row.cells[program.upper()].note = f"figures {theirs}, ours {ours}"
-                    row.cells[program.upper()].cpu = None
+        same_figures(row, problem, pairs, knuth)
         rows.append(row)
         progress(rows[-1])
     return rows
+
+
+def same_figures(row: Row, problem, pairs: dict[str, str], knuth: Path | None) -> None:
+    """Each strategy of ``pairs`` and Knuth's program of that strategy once more, untimed: a cell of
+    his whose solutions, nodes and updates differ from ours says so, and shows no time."""
+    for strategy, program in pairs.items():
+        if knuth and (knuth / program).exists():
+            problem.count(engine=strategy)
+            ours = (problem.stats.solutions, problem.stats.nodes, problem.stats.updates)
+            theirs = knuth_job(knuth / program, problem, answer=figures_of)(time.process_time() + 3600).answer
+            if ours != theirs:
+                row.cells[program.upper()].note = f"figures {theirs}, ours {ours}"
+                row.cells[program.upper()].cpu = None
 
 
 def figures_of(report: str) -> tuple[int, int, int] | None:
@@ -455,7 +460,7 @@ def brute_job(problem, k: int) -> Callable[[float], list[int]]:
 
 def dc_rows(quick: bool, rounds: int, knuth: Path | None) -> list[Row]:
     """Domain consistency (``engine="dc"`` and its heuristics) beside Knuth's xccdc programs, each
-    pair's solutions, nodes and updates checked equal (else the cell says so)."""
+    pair's figures checked (:func:`same_figures`)."""
     rows = []
     for label, (make, solutions) in DC_ROWS.items():
         if quick and solutions > 20_000:
@@ -468,14 +473,7 @@ def dc_rows(quick: bool, rounds: int, knuth: Path | None) -> list[Row]:
             if (knuth / program).exists():
                 jobs[program.upper()] = knuth_job(knuth / program, problem)
         row = Row(label, "seconds", 1, race(jobs, check, rounds, 120))
-        for strategy, program in DC_PROGRAMS.items():
-            if knuth and (knuth / program).exists():
-                problem.count(engine=strategy)
-                ours = (problem.stats.solutions, problem.stats.nodes, problem.stats.updates)
-                theirs = knuth_job(knuth / program, problem, answer=figures_of)(time.process_time() + 3600).answer
-                if ours != theirs:
-                    row.cells[program.upper()].note = f"figures {theirs}, ours {ours}"
-                    row.cells[program.upper()].cpu = None
+        same_figures(row, problem, DC_PROGRAMS, knuth)
         rows.append(row)
         progress(row)
     return rows

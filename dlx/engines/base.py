@@ -223,6 +223,45 @@ class Single:
         return self  # type: ignore[return-value]
 
 
+class BinarySearch:
+    """What the machines that branch binary share (SSXCC-BINARY and SSMCC, XCCDC): a level's choice
+    is a node, with the bit ``REJECTED`` where the level dropped its option (a right branch), and
+    ``deg[level]`` the degree it had; they take no batches (``no_batches`` says what does)."""
+
+    no_batches = "this engine takes no batches"
+    #: The bit of a choice that marks a dropped option.
+    REJECTED = 0x80000000
+
+    @property
+    def machines(self) -> tuple:
+        return (self,)
+
+    def for_problem(self, problem: Options):
+        why = self.refusal(problem)  # type: ignore[attr-defined]  # every engine has one
+        if why:
+            raise ValueError(why)
+        return self
+
+    def untried(self, structure, machine, level: int, pristine = None) -> list[int]:
+        """What a paused run has yet to do at ``level``: drop the option it took there and go on
+        (its right branch), unless the level dropped one already or was forced (degree 1)."""
+        v = int(machine.choice[level])
+        if v & self.REJECTED or machine.deg[level] == 1:
+            return []
+        return [v | self.REJECTED]
+
+    def first_nodes(self, options: Options) -> np.ndarray:
+        raise ValueError(self.no_batches)
+
+    def solve_batch(self, structure, pristine, scratch, groups, rows: np.ndarray, limit: int,
+                    max_nodes: int, work: int, results) -> bool:
+        raise ValueError(self.no_batches)
+
+    def reduce_row(self, structure, pristine, scratch, groups, row: np.ndarray, units: np.ndarray,
+                   unit_ends: np.ndarray, keep: int, minimal: bool, budget: int) -> int:
+        raise ValueError(self.no_batches)
+
+
 def warm_up(engine: Engine, structure) -> None:
     """Load ``engine``'s compiled search for these types (from numba's cache, on a process's first
     search) by a call that does nothing, a budget of 0 nodes, on ``structure`` (a copy: it stays

@@ -64,6 +64,7 @@ from .base import (
     STEP,
     STOP,
     UPDATES,
+    BinarySearch,
     Options,
     StructureError,
     ceiling_of,
@@ -976,7 +977,7 @@ NO_BATCHES = ("binary branching (SSXCC-BINARY, SSMCC) takes no batches: Batch se
               "engine's d-way search, or with the dlx engine (DLX3) for multiplicities")
 
 
-class Binary:
+class Binary(BinarySearch):
     """Binary branching on dancing cells: SSXCC-BINARY, or SSMCC with multiplicities, steered by
     one heuristic (``mrv``, ``frb`` or ``wtd``)."""
 
@@ -988,6 +989,7 @@ class Binary:
     searches = (search,)
     traces = False
     batches = False
+    no_batches = NO_BATCHES
     exact_splits = False
 
     def __init__(self, heuristic: str = "mrv") -> None:
@@ -997,15 +999,8 @@ class Binary:
         self.summary = (f"dancing cells branching binary, {heuristic}: Knuth's SSXCC-BINARY, or SSMCC with "
                         "multiplicities" + ("" if heuristic == "mrv" else f", with his ssxcc-{heuristic} change"))
 
-    @property
-    def machines(self) -> tuple:
-        return (self,)
-
     def refusal(self, options: Options) -> str | None:
         return None
-
-    def for_problem(self, problem: Options) -> Binary:
-        return self
 
     def prepare(self, options: Options) -> BinaryStructure:
         B = build(options)
@@ -1037,27 +1032,8 @@ class Binary:
         B = structure
         unwind(B.item, B.set, B.nd, B.origin_item, B.origin_set, B.origin_nd, machine.state, B.active)
 
-    def untried(self, structure, machine, level: int, pristine = None) -> list[int]:
-        """What a paused run has yet to do at ``level``: drop the option it took there (its right
-        child), unless the level dropped one already or was forced."""
-        v = int(machine.choice[level])
-        if v & int(REJECTED) or machine.deg[level] == 1:
-            return []
-        return [v | int(REJECTED)]
-
     def applied(self, structure, machine) -> list[int]:
         return applied(structure, machine)[0]
 
     def check(self, options: Options, structure, machine = None) -> None:
         check(structure, options, machine)
-
-    def first_nodes(self, options: Options) -> np.ndarray:
-        raise ValueError(NO_BATCHES)
-
-    def solve_batch(self, structure, pristine, scratch, groups, rows: np.ndarray, limit: int,
-                    max_nodes: int, work: int, results) -> bool:
-        raise ValueError(NO_BATCHES)
-
-    def reduce_row(self, structure, pristine, scratch, groups, row: np.ndarray, units: np.ndarray,
-                   unit_ends: np.ndarray, keep: int, minimal: bool, budget: int) -> int:
-        raise ValueError(NO_BATCHES)

@@ -52,6 +52,7 @@ from .base import (
     STEP,
     STOP,
     UPDATES,
+    BinarySearch,
     Options,
     StructureError,
     ceiling_of,
@@ -1073,7 +1074,7 @@ NO_BATCHES = ("domain consistency (XCCDC) takes no batches: Batch searches with 
               "search or the dlx engine")
 
 
-class DomainConsistent:
+class DomainConsistent(BinarySearch):
     """XCCDC: binary branching that keeps every domain consistent, steered by one heuristic."""
 
     counts = ("XCCDC's: nodes: levels entered, each a take or a purge of one option (solutions included); "
@@ -1084,6 +1085,7 @@ class DomainConsistent:
     searches = (search,)
     traces = False
     batches = False
+    no_batches = NO_BATCHES
     exact_splits = False
 
     def __init__(self, heuristic: str = "mrv") -> None:
@@ -1095,10 +1097,6 @@ class DomainConsistent:
         self.summary = ("domain consistency: Knuth's XCCDC, binary branching after every option without support "
                         "is purged" + ("" if heuristic == "mrv" else f", with his xccdc-{heuristic} change"))
 
-    @property
-    def machines(self) -> tuple:
-        return (self,)
-
     def refusal(self, options: Options) -> str | None:
         if options.bounds is not None:
             return ("domain consistency (XCCDC) takes no multiplicities (bounds other than 1): the cells engine "
@@ -1108,12 +1106,6 @@ class DomainConsistent:
             return (f"domain consistency keeps a support per option and primary item: {cells:,} cells are too "
                     "many; the cells engine takes this problem")
         return None
-
-    def for_problem(self, problem: Options) -> DomainConsistent:
-        why = self.refusal(problem)
-        if why:
-            raise ValueError(why)
-        return self
 
     def prepare(self, options: Options) -> DCStructure:
         D = build(options)
@@ -1150,27 +1142,8 @@ class DomainConsistent:
         D = structure
         unwind(D.item, D.set, D.nd, D.origin_item, D.origin_set, D.origin_nd, machine.state)
 
-    def untried(self, structure, machine, level: int, pristine = None) -> list[int]:
-        """What a paused run has yet to do at ``level``: purge the option it took there and go on
-        (its right branch), unless the level purged one already or was forced."""
-        v = int(machine.choice[level])
-        if v & int(REJECTED) or machine.deg[level] == 1:
-            return []
-        return [v | int(REJECTED)]
-
     def applied(self, structure, machine) -> list[int]:
         return applied(structure, machine)[0]
 
     def check(self, options: Options, structure, machine = None) -> None:
         check(structure, options, machine)
-
-    def first_nodes(self, options: Options) -> np.ndarray:
-        raise ValueError(NO_BATCHES)
-
-    def solve_batch(self, structure, pristine, scratch, groups, rows: np.ndarray, limit: int,
-                    max_nodes: int, work: int, results) -> bool:
-        raise ValueError(NO_BATCHES)
-
-    def reduce_row(self, structure, pristine, scratch, groups, row: np.ndarray, units: np.ndarray,
-                   unit_ends: np.ndarray, keep: int, minimal: bool, budget: int) -> int:
-        raise ValueError(NO_BATCHES)
