@@ -77,7 +77,7 @@ INFTY = 0x7FFFFFFF
 DANGEROUS = np.float32(1e32)
 FINFTY = np.float32(2e32)
 STAMPS = 1 << 32
-U1, U2, U4, U5 = (np.uint64(k) for k in (1, 2, 4, 5))
+U1, U2, U3, U4, U5, U7 = (np.uint64(k) for k in (1, 2, 3, 4, 5, 7))
 
 
 class DCStructure(NamedTuple):
@@ -301,10 +301,12 @@ def retrigger(opt, nd, sets, pool, trig_head, trig_tail, stagestamp, regs):
     q = 0
     hint = 0
     while p:
-        optp = pool[2 * p]
-        q = pool[2 * p + 1]
-        ii = pool[2 * q]
-        pp = pool[2 * q + 1]
+        pu = np.uint64(p)
+        optp = pool[U2 * pu]
+        q = pool[U2 * pu + U1]
+        qu = np.uint64(q)
+        ii = pool[U2 * qu]
+        pp = pool[U2 * qu + U1]
         if optp < 0:
             cutoff = -optp - 1
             if cutoff < cur_age and (ii & 0xFFFFFFFF) == stagestamp[(cutoff + 1) >> 1]:
@@ -318,19 +320,20 @@ def retrigger(opt, nd, sets, pool, trig_head, trig_tail, stagestamp, regs):
             pool[1] = q
             p = pp
             continue
-        t = nd[4 * (optp + 1) + 3]
+        ou = np.uint64(optp)
+        t = nd[U4 * ou + U7]
         inactive = False
         if t <= cur_age:
-            jj = nd[4 * (optp + 1)]
-            if nd[4 * (optp + 1) + 1] >= jj + sets[jj - 1]:
+            jj = nd[U4 * ou + U4]
+            if nd[U4 * ou + U5] >= jj + sets[np.uint64(jj) - U1]:
                 inactive = True
-        if not inactive and sets[ii - 2] >= active:
+        if not inactive and sets[np.uint64(ii) - U2] >= active:
             t = cur_age
             inactive = True
         if not inactive:
-            pool[2 * p] = opt                   # change trigger to fixit
-            pool[2 * q + 1] = nd[4 * optp + 3]
-            if nd[4 * optp + 3] == 0:           # enqueue optp
+            pool[U2 * pu] = opt                 # change trigger to fixit
+            pool[U2 * qu + U1] = nd[U4 * ou + U3]
+            if nd[U4 * ou + U3] == 0:           # enqueue optp
                 cell = pool[1]
                 if cell:
                     pool[1] = pool[2 * cell + 1]
@@ -344,8 +347,8 @@ def retrigger(opt, nd, sets, pool, trig_head, trig_tail, stagestamp, regs):
                 pool[2 * qrear + 1] = cell
                 pool[2 * qrear] = optp
                 regs[R_QREAR] = cell
-                nd[4 * (optp + 1) + 3] = infinite
-            nd[4 * optp + 3] = p
+                nd[U4 * ou + U7] = infinite
+            nd[U4 * ou + U3] = p
             p = pp
             continue
         if t < 0:
@@ -426,14 +429,14 @@ def mark_option(opt, nd, sets, second, mark):
     """``Prepare the mark fields for testing compatibility with opt``: ``mark`` (the new
     ``compatstamp``) on each item of ``opt``; a secondary item's ``match`` is its colour there, or
     -1 (which matches no colour)."""
-    nn = opt + 1
-    while nd[4 * nn] > 0:
-        ii = nd[4 * nn]
-        sets[ii - 4] = mark
+    nn = np.uint64(opt) + U1
+    while nd[U4 * nn] > 0:
+        ii = nd[U4 * nn]
+        sets[np.uint64(ii) - U4] = mark
         if ii >= second:
-            c = nd[4 * nn + 2]
-            sets[ii - 5] = c if c else -1
-        nn += 1
+            c = nd[U4 * nn + U2]
+            sets[np.uint64(ii) - U5] = c if c else -1
+        nn += U1
 
 
 @njit(cache=True, nogil=True)
@@ -472,12 +475,13 @@ def to_triggers(opt, nd, pool):
     """``Change the entries of fixit(opt) back to triggers``."""
     f = nd[4 * opt + 3]
     while f:
-        optp = pool[2 * f]
-        q = pool[2 * f + 1]
-        pool[2 * f] = opt
-        nxt = pool[2 * q + 1]
-        pool[2 * q + 1] = nd[4 * optp + 2]
-        nd[4 * optp + 2] = f
+        fu = np.uint64(f)
+        optp = np.uint64(pool[U2 * fu])
+        q = np.uint64(pool[U2 * fu + U1])
+        pool[U2 * fu] = opt
+        nxt = pool[U2 * q + U1]
+        pool[U2 * q + U1] = nd[U4 * optp + U2]
+        nd[U4 * optp + U2] = f
         f = nxt
     nd[4 * opt + 3] = 0
 
@@ -841,11 +845,12 @@ def search(D, choice, deg, stagelevel, levelstage, saved, stack, stagestamp, tri
                 ss = s + sets[s - 1] - 1
                 c = sets[s - 5] if s >= second else 0
                 while ok and ss >= s:
-                    optp = sets[ss]
-                    if c == 0 or nd[4 * optp + 2] != c:
-                        optp -= 1
-                        while nd[4 * optp] > 0:
-                            optp -= 1
+                    node = np.uint64(sets[ss])
+                    if c == 0 or nd[U4 * node + U2] != c:
+                        node -= U1
+                        while nd[U4 * node] > 0:
+                            node -= U1
+                        optp = np.int64(node)
                         if optp != opt:
                             ok, du, tough = delete(optp, oactive, nd, sets, second)     # opt_out
                             if ok:
