@@ -521,13 +521,14 @@ def choose(item, sets, second, active, weight, heuristic):
     t = INFTY
     best = 0
     score = FINFTY
-    k = 0
-    while t > 1 and k < active:
+    k = np.uint64(0)
+    n = np.uint64(active)
+    while t > 1 and k < n:
         x = item[k]
-        k += 1
+        k += U1
         if x >= second:
             continue
-        s = sets[x - 1]
+        s = sets[np.uint64(x) - U1]
         if heuristic == MRV:
             if s <= t:
                 if s < t:
@@ -539,7 +540,7 @@ def choose(item, sets, second, active, weight, heuristic):
             t = 1
             best = x
         else:
-            i = sets[x - 3]
+            i = sets[np.uint64(x) - U3]
             if heuristic == FRB:
                 w = np.float32(np.float64(np.float32(weight[i, 0])) + 0.5)
                 w = np.float32(np.float64(w) / np.float64(np.float32(weight[i, 1])))
@@ -805,11 +806,13 @@ def search(D, choice, deg, stagelevel, levelstage, saved, stack, stagestamp, tri
             deg[level] = t
             saved[stage] = saveptr
             if t != 1:              # Save the currently active sizes
-                for p in range(regs[R_ACTIVE]):
+                sp = np.uint64(saveptr)
+                for p in range(np.uint64(regs[R_ACTIVE])):
                     x = item[p]
-                    stack[saveptr] = x
-                    stack[saveptr + 1] = sets[x - 1]
-                    saveptr += 2
+                    stack[sp] = x
+                    stack[sp + U1] = sets[np.uint64(x) - U1]
+                    sp += U2
+                saveptr = np.int64(sp)
             regs[R_AGE] = 2 * stage + 1
             context = C_TAKE
             step = TAKE
@@ -902,8 +905,10 @@ def search(D, choice, deg, stagelevel, levelstage, saved, stack, stagestamp, tri
             n = (saveptr - saved[stage]) >> 1       # Restore the currently active sizes
             regs[R_ACTIVE] = n
             saveptr = saved[stage]
-            for p in range(saveptr, saveptr + 2 * n, 2):
-                sets[stack[p] - 1] = stack[p + 1]
+            sp = np.uint64(saveptr)
+            for _ in range(n):
+                sets[np.uint64(stack[sp]) - U1] = stack[sp + U1]
+                sp += U2
             regs[R_AGE] = 2 * stage
             cur = np.int64(choice[level])
             choice[level] = cur | REJECTED
