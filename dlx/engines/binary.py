@@ -994,7 +994,6 @@ class Binary(BinarySearch):
 
     def __init__(self, heuristic: str = "mrv") -> None:
         self.heuristic, self.dw, self.dwfactor = parse_heuristic(heuristic)
-        self.spec = heuristic
         self.name = "binary" if heuristic == "mrv" else f"binary/{heuristic}"
         self.summary = (f"dancing cells branching binary, {heuristic}: Knuth's SSXCC-BINARY, or SSMCC with "
                         "multiplicities" + ("" if heuristic == "mrv" else f", with his ssxcc-{heuristic} change"))

@@ -69,9 +69,9 @@ C_START, C_TAKE, C_PURGE, C_REPLAY = range(4)
 assert BACKUP == LEAVE
 MRV, FRB, WTD = 0, 1, 2
 #: The machine's registers beyond the shared layout (``regs``, int64).
-(R_STAGE, R_LEVEL, R_AGE, R_SAVEPTR, R_ACTIVE, R_QFRONT, R_QREAR, R_POOLPTR, R_TOTOPTS, R_TOUGH,
- R_CURSTAMP, R_BIGSTAMP, R_COMPAT, R_BEST, R_DEGREE, R_OUT_OF_POOL, R_GROW) = range(17)
-N_REGS = 17
+(R_STAGE, R_LEVEL, R_AGE, R_SAVEPTR, R_ACTIVE, R_QFRONT, R_QREAR, R_POOLPTR, R_TOUGH, R_BIGSTAMP, R_COMPAT,
+ R_BEST, R_DEGREE, R_OUT_OF_POOL, R_GROW) = range(15)
+N_REGS = 15
 EXTRA = 5
 INFTY = 0x7FFFFFFF
 DANGEROUS = np.float32(1e32)
@@ -414,7 +414,6 @@ def rehint(opt, scanned, nd, pool, trig_head, trig_tail, stagestamp, regs):
     pool[2 * tail + 1 if head else 0] = pp
     trig_head[t] = 0
     nd[4 * opt + 2] = head if head else pp
-    regs[R_TOTOPTS] -= 1
 
 
 @njit(cache=True, nogil=True)
@@ -600,7 +599,6 @@ def search(D, choice, deg, stagelevel, levelstage, saved, stack, stagestamp, tri
                 break
             # establish_dc: every option's supports, then the queue
             regs[R_ACTIVE] = item.size
-            regs[R_TOTOPTS] = D.options
             regs[R_POOLPTR] = 1
             regs[R_AGE] = -1
             cell = get_cell(pool, regs)
@@ -734,7 +732,6 @@ def search(D, choice, deg, stagelevel, levelstage, saved, stack, stagestamp, tri
                     stagestamp[k] = k
                 stamp = stage
             regs[R_BIGSTAMP] = stamp
-            regs[R_CURSTAMP] = stamp
             stagestamp[stage] = stamp
             step = NEWLEVEL
         elif step == NEWLEVEL:
@@ -872,7 +869,6 @@ def search(D, choice, deg, stagelevel, levelstage, saved, stack, stagestamp, tri
                     if s < second:
                         sets[s - 1] = 0
                 nd[4 * (opt + 1) + 3] = regs[R_AGE]
-                regs[R_TOTOPTS] -= 1
                 step = EMPTY
             elif context == C_REPLAY:
                 phase = st.COMPLETE
