@@ -77,7 +77,7 @@ INFTY = 0x7FFFFFFF
 DANGEROUS = np.float32(1e32)
 FINFTY = np.float32(2e32)
 STAMPS = 1 << 32
-U1, U2, U3, U4, U5, U7 = (np.uint64(k) for k in (1, 2, 3, 4, 5, 7))
+U0, U1, U2, U3, U4, U5, U7 = (np.uint64(k) for k in (0, 1, 2, 3, 4, 5, 7))
 
 
 class DCStructure(NamedTuple):
@@ -296,27 +296,25 @@ def retrigger(opt, nd, sets, pool, trig_head, trig_tail, stagestamp, regs):
     tmin = infinite
     nd[4 * (opt + 1) + 3] = cur_age
     cutoff = -1
-    p = nd[4 * opt + 2]
-    pp = 0
-    q = 0
-    hint = 0
+    # pool indices are unsigned throughout: numba then tests none of them for a negative value
+    p = np.uint64(nd[4 * opt + 2])
+    pp = U0
+    q = U0
+    hint = U0
     while p:
-        pu = np.uint64(p)
-        optp = pool[U2 * pu]
-        q = pool[U2 * pu + U1]
-        qu = np.uint64(q)
-        ii = pool[U2 * qu]
-        pp = pool[U2 * qu + U1]
+        optp = pool[U2 * p]
+        q = np.uint64(pool[U2 * p + U1])
+        ii = pool[U2 * q]
+        pp = np.uint64(pool[U2 * q + U1])
         if optp < 0:
             cutoff = -optp - 1
-            if cutoff < cur_age and (ii & 0xFFFFFFFF) == stagestamp[(cutoff + 1) >> 1]:
+            if cutoff < cur_age and (ii & 0xFFFFFFFF) == stagestamp[np.uint64(cutoff + 1) >> U1]:
                 pp = p              # a valid hint: the rest is younger (no break: numba keeps counts then)
                 hint = p
-                p = 0
+                p = U0
                 continue
-            pool[2 * p + 1] = pool[1]          # discard an obsolete hint
-            pool[1] = p
-            pool[2 * q + 1] = pool[1]
+            pool[U2 * p + U1] = pool[1]          # discard an obsolete hint
+            pool[U2 * q + U1] = p
             pool[1] = q
             p = pp
             continue
@@ -331,41 +329,42 @@ def retrigger(opt, nd, sets, pool, trig_head, trig_tail, stagestamp, regs):
             t = cur_age
             inactive = True
         if not inactive:
-            pool[U2 * pu] = opt                 # change trigger to fixit
-            pool[U2 * qu + U1] = nd[U4 * ou + U3]
-            if nd[U4 * ou + U3] == 0:           # enqueue optp
-                cell = pool[1]
+            pool[U2 * p] = opt                 # change trigger to fixit
+            fix = nd[U4 * ou + U3]
+            pool[U2 * q + U1] = fix
+            if fix == 0:                        # enqueue optp
+                cell = np.uint64(pool[1])
                 if cell:
-                    pool[1] = pool[2 * cell + 1]
+                    pool[1] = pool[U2 * cell + U1]
                 else:
-                    cell = regs[R_POOLPTR]
-                    regs[R_POOLPTR] = cell + 1
-                    if 2 * cell + 1 >= pool.size:
+                    cell = np.uint64(regs[R_POOLPTR])
+                    regs[R_POOLPTR] += 1
+                    if U2 * cell + U1 >= np.uint64(pool.size):
                         regs[R_OUT_OF_POOL] = 1
-                        cell = 0
-                qrear = regs[R_QREAR]
-                pool[2 * qrear + 1] = cell
-                pool[2 * qrear] = optp
+                        cell = U0
+                qrear = np.uint64(regs[R_QREAR])
+                pool[U2 * qrear + U1] = cell
+                pool[U2 * qrear] = optp
                 regs[R_QREAR] = cell
                 nd[U4 * ou + U7] = infinite
             nd[U4 * ou + U3] = p
             p = pp
             continue
         if t < 0:
-            pool[2 * p + 1] = pool[1]
-            pool[1] = p
-            pool[2 * q + 1] = pool[1]
+            pool[U2 * p + U1] = pool[1]
+            pool[U2 * q + U1] = p
             pool[1] = q
             p = pp
             continue
-        if trig_head[t] == 0:
-            trig_tail[t] = q
-        pool[2 * q + 1] = trig_head[t]
-        trig_head[t] = p
+        tu = np.uint64(t)
+        if trig_head[tu] == 0:
+            trig_tail[tu] = q
+        pool[U2 * q + U1] = trig_head[tu]
+        trig_head[tu] = p
         if t < tmin:
             tmin = t
         p = pp
-    return pp, hint, q, cutoff, tmin
+    return np.int64(pp), np.int64(hint), np.int64(q), cutoff, tmin
 
 
 @njit(cache=True, nogil=True)
@@ -489,9 +488,11 @@ def to_triggers(opt, nd, pool):
 def record(p, q, opt, optp, nd, pool):
     """``Record optp as the support for opt and ii``: the pair's cells ``p``, ``q`` go on top of
     ``optp``'s trigger list."""
-    pool[2 * p] = opt
-    pool[2 * q + 1] = nd[4 * optp + 2]
-    nd[4 * optp + 2] = p
+    pu = np.uint64(p)
+    ou = np.uint64(optp)
+    pool[U2 * pu] = opt
+    pool[U2 * np.uint64(q) + U1] = nd[U4 * ou + U2]
+    nd[U4 * ou + U2] = pu
 
 
 @njit(cache=True, nogil=True)
@@ -649,10 +650,10 @@ def search(D, choice, deg, stagelevel, levelstage, saved, stack, stagestamp, tri
             # holes; one that finds none is purged
             ok = True
             while ok and regs[R_QFRONT] != regs[R_QREAR]:
-                cell = regs[R_QFRONT]
-                opt = pool[2 * cell]
-                regs[R_QFRONT] = pool[2 * cell + 1]
-                pool[2 * cell + 1] = pool[1]
+                cell = np.uint64(regs[R_QFRONT])
+                opt = np.int64(pool[U2 * cell])
+                regs[R_QFRONT] = pool[U2 * cell + U1]
+                pool[U2 * cell + U1] = pool[1]
                 pool[1] = cell
                 if nd[4 * (opt + 1) + 3] != infinite:
                     to_triggers(opt, nd, pool)
@@ -663,11 +664,11 @@ def search(D, choice, deg, stagelevel, levelstage, saved, stack, stagestamp, tri
                     stamp = 1
                 regs[R_COMPAT] = stamp
                 mark_option(opt, nd, sets, second, np.int32(stamp - STAMPS if stamp >= STAMPS // 2 else stamp))
-                p = nd[4 * opt + 3]
+                p = np.uint64(nd[4 * opt + 3])
                 while p:
-                    q = pool[2 * p + 1]
-                    ii = pool[2 * q]
-                    pp = pool[2 * q + 1]
+                    q = np.uint64(pool[U2 * p + U1])
+                    ii = pool[U2 * q]
+                    pp = np.uint64(pool[U2 * q + U1])
                     optp = support(ii, nd, sets, regs, second)
                     if optp < 0:
                         nd[4 * opt + 3] = p
