@@ -340,6 +340,105 @@ def include(opt, item, sets, nd, clr, second, state, force):
 
 
 @njit(cache=True, nogil=True)
+def include_mcc(opt, item, sets, nd, clr, second, state):
+    """SSMCC's ``include_option``: take the option of node ``opt``. Each active item of it in
+    order: a primary item's bound drops by one; an item whose bound reaches 0 (every secondary
+    item) is covered: the options that clash with ``opt`` leave every set they are in, then the item
+    leaves the active list; an item still open only loses ``opt`` from its set. An item left with
+    fewer options than its bound needs beyond its slack stops the take (``forced`` emptied).
+    Returns ``(ok, updates, tough)``, ``tough`` the item that could not be covered. Its own leaf
+    (not spelled out in :func:`search`): the cover's loops then get registers of their own."""
+    coloured = clr.size > 0
+    active = np.uint32(state[ACTIVE])
+    updates = 0
+    tough = ZERO      # (a flag, not early returns: numba counts references in a leaf with those)
+    while nd[opt - TWO] < SPACER:
+        opt -= TWO
+    while nd[opt] < SPACER and tough == 0:
+        ii = nd[opt]
+        pp = nd[opt + ONE]
+        p = sets[ii - TWO]
+        if p >= active:
+            opt += TWO            # a secondary item purified already (a primary one cannot be)
+            continue
+        if ii < second:
+            sets[ii - FOUR] -= ONE
+        if ii >= second or sets[ii - FOUR] == 0:
+            c = ZERO
+            if ii >= second and coloured:
+                c = clr[opt >> ONE]
+            s = ii + sets[ii - ONE]
+            while s > ii and tough == 0:
+                s -= ONE
+                if s == pp:
+                    continue
+                optp = sets[s]
+                if c != 0 and clr[optp >> ONE] == c:
+                    continue
+                nn = optp
+                while nd[nn - TWO] < SPACER:
+                    nn -= TWO
+                while nd[nn] < SPACER and tough == 0:
+                    i2 = nd[nn]
+                    p2 = nd[nn + ONE]
+                    if p2 >= second and sets[i2 - TWO] >= active:
+                        nn += TWO
+                        continue
+                    s2 = sets[i2 - ONE] - ONE
+                    if p2 < second and s2 + sets[i2 - FIVE] < sets[i2 - FOUR]:
+                        tough = i2
+                        continue
+                    if p2 < second and s2 == 0:
+                        active -= ONE
+                        iii = item[active]
+                        r = sets[i2 - TWO]
+                        item[active] = i2
+                        item[r] = iii
+                        sets[i2 - TWO] = active
+                        sets[iii - TWO] = r
+                    if s2 > 0:
+                        nnp = sets[i2 + s2]
+                        sets[i2 - ONE] = s2
+                        sets[i2 + s2] = nn
+                        sets[p2] = nnp
+                        nd[nn + ONE] = i2 + s2
+                        nd[nnp + ONE] = p2
+                        updates += 1
+                    nn += TWO
+            if tough == 0:
+                p = sets[ii - TWO]
+                active -= ONE
+                iii = item[active]
+                item[active] = ii
+                item[p] = iii
+                sets[ii - TWO] = active
+                sets[iii - TWO] = p
+        else:
+            ss = sets[ii - ONE] - ONE
+            if ss + sets[ii - FIVE] < sets[ii - FOUR]:
+                tough = ii
+            elif ss == 0:   # the item's last option: it leaves the active list
+                active -= ONE
+                iii = item[active]
+                item[active] = ii
+                item[p] = iii
+                sets[ii - TWO] = active
+                sets[iii - TWO] = p
+            else:           # the option leaves the item's set
+                nnp = sets[ii + ss]
+                sets[ii - ONE] = ss
+                sets[ii + ss] = opt
+                sets[pp] = nnp
+                nd[opt + ONE] = ii + ss
+                nd[nnp + ONE] = pp
+                updates += 1
+        opt += TWO
+    state[ACTIVE] = active
+    state[FORCED] *= tough == 0
+    return tough == 0, updates, tough
+
+
+@njit(cache=True, nogil=True)
 def drop(cur, item, sets, nd, second, state, mcc):
     """``Remove the option cur_choice``: swap the option of node ``cur`` out of the sets of its
     active items (the right child). With multiplicities an item left with fewer options than it
@@ -562,7 +661,6 @@ def search(B, choice, deg, stagelevel, levelstage, saved, stack, force, weight, 
     item, sets, nd, clr = B.item, B.set, B.nd, B.clr
     second = np.uint32(B.second)
     mcc = B.mcc
-    coloured = clr.size > 0
     if not resumable(state):
         return 0
     phase = st.RUNNING
@@ -690,107 +788,7 @@ def search(B, choice, deg, stagelevel, levelstage, saved, stack, force, weight, 
                 choice[level] = v
                 deg[level] = t
             if mcc:
-                # SSMCC's include_option: each active item of the option, in order
-                ok = True
-                u = 0
-                tough = ZERO
-                q = v
-                while nd[q - TWO] < SPACER:
-                    q -= TWO
-                while nd[q] < SPACER:
-                    ii = nd[q]
-                    pp = nd[q + ONE]
-                    p = sets[ii - TWO]
-                    if p >= np.uint32(state[ACTIVE]):
-                        q += TWO          # a secondary item purified already (a primary one cannot be)
-                        continue
-                    if ii < second:
-                        sets[ii - FOUR] -= ONE
-                    if ii >= second or sets[ii - FOUR] == 0:
-                        # SSMCC's cover of ii: the options that clash with q leave every set they are
-                        # in (spelled out here: the search calls leaves only, see .base), then ii leaves
-                        a = np.uint32(state[ACTIVE])
-                        c = ZERO
-                        if ii >= second and coloured:
-                            c = clr[q >> ONE]
-                        s = ii + sets[ii - ONE]
-                        while s > ii:
-                            s -= ONE
-                            if s == pp:
-                                continue
-                            optp = sets[s]
-                            if c != 0 and clr[optp >> ONE] == c:
-                                continue
-                            nn = optp
-                            while nd[nn - TWO] < SPACER:
-                                nn -= TWO
-                            while nd[nn] < SPACER:
-                                i2 = nd[nn]
-                                p2 = nd[nn + ONE]
-                                if p2 >= second and sets[i2 - TWO] >= a:
-                                    nn += TWO
-                                    continue
-                                s2 = sets[i2 - ONE] - ONE
-                                if p2 < second:
-                                    if s2 + sets[i2 - FIVE] < sets[i2 - FOUR]:
-                                        tough = i2
-                                        break
-                                    if s2 == 0:
-                                        a -= ONE
-                                        iii = item[a]
-                                        r = sets[i2 - TWO]
-                                        item[a] = i2
-                                        item[r] = iii
-                                        sets[i2 - TWO] = a
-                                        sets[iii - TWO] = r
-                                if s2 > 0:
-                                    nnp = sets[i2 + s2]
-                                    sets[i2 - ONE] = s2
-                                    sets[i2 + s2] = nn
-                                    sets[p2] = nnp
-                                    nd[nn + ONE] = i2 + s2
-                                    nd[nnp + ONE] = p2
-                                    u += 1
-                                nn += TWO
-                            if tough:
-                                break
-                        if tough:
-                            ok = False
-                            state[ACTIVE] = a
-                            state[FORCED] = 0
-                            break
-                        p = sets[ii - TWO]
-                        a -= ONE
-                        iii = item[a]
-                        item[a] = ii
-                        item[p] = iii
-                        sets[ii - TWO] = a
-                        sets[iii - TWO] = p
-                        state[ACTIVE] = a
-                    else:
-                        ss = sets[ii - ONE] - ONE
-                        if ss + sets[ii - FIVE] < sets[ii - FOUR]:
-                            ok = False
-                            tough = ii
-                            state[FORCED] = 0
-                            break
-                        if ss == 0:     # the item's last option: it leaves the active list
-                            a = np.uint32(state[ACTIVE]) - ONE
-                            state[ACTIVE] = a
-                            iii = item[a]
-                            item[a] = ii
-                            item[p] = iii
-                            sets[ii - TWO] = a
-                            sets[iii - TWO] = p
-                        else:           # the option leaves the item's set
-                            nnp = sets[ii + ss]
-                            sets[ii - ONE] = ss
-                            sets[ii + ss] = q
-                            sets[pp] = nnp
-                            nd[q + ONE] = ii + ss
-                            nd[nnp + ONE] = pp
-                            u += 1
-                    q += TWO
+                ok, u, tough = include_mcc(v, item, sets, nd, clr, second, state)
             else:
                 ok, u, tough = include(v, item, sets, nd, clr, second, state, force)
             if floor <= level + 1 < ceiling:
