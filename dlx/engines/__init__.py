@@ -149,11 +149,11 @@ def choose(problem: Options) -> str:
     (sudoku 9x9: 1.2-1.4x over DLX1; 16x16: 1.0-1.4x) and not beyond them (queens, with secondary
     items, 1.0-0.94x; Langford, 3 entries, 0.95-1.05x; sudoku 25x25, 2,500 items, 0.86-1.5x); Dancing
     Links win the other short options (queens 1.7-2.2x over cells; Langford, 3: 1.4x).
-    Multiplicities are for DLX3 alone (SSMCC, its binary rival, is 1.6-2.3x slower on every MCC row
+    Multiplicities are for DLX3 alone (SSMCC, its binary rival, is 1.2-2.1x slower on every MCC row
     measured). With colours and at least ``LEARNING_OPTIONS`` options, binary branching steered by
     failure rates wins (``"cells/binary/frb"``: graceful labellings of C15 3.6x over the d-way
     search); domain consistency (``"dc"``) takes up to 24x fewer nodes than the other searches but
-    7-50x more time on every row measured, so ``auto`` never picks it. A batch takes the d-way cells engine
+    2-46x more time on every row measured, so ``auto`` never picks it. A batch takes the d-way cells engine
     where this rule says binary (:func:`batching`)."""
     if problem.bounds is not None:
         return "dlx"
