@@ -11,6 +11,19 @@ from typing import TYPE_CHECKING
 from .lazy import loader
 
 if TYPE_CHECKING:       # what a type checker sees: the names _WHERE loads on first use
+    # the submodules a user reaches as attributes (dlx.problems.queens(8))
+    from . import batch as batch
+    from . import cheapest as cheapest
+    from . import cli as cli
+    from . import engines as engines
+    from . import formats as formats
+    from . import matrix as matrix
+    from . import memo as memo
+    from . import model as model
+    from . import problems as problems
+    from . import search as search
+    from . import status as status
+    from . import zdd as zdd
     from ._version import __version__ as __version__
     from .batch import Batch as Batch
     from .batch import BatchResult as BatchResult

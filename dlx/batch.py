@@ -19,6 +19,7 @@ import numpy as np
 from . import engines
 from .checks import check_count, whole
 from .engines.batch import ROW, Groups, Results, Scratch
+from .matrix import rectangle
 from .model import ExactCover, ProblemError
 from .search import WORK
 from .status import INVALID, MAX_NODES, NO_SOLUTION, SOLVED, STOPPED, Status, of_code
@@ -188,7 +189,10 @@ class Batch:
     def _values(self, rows: Any) -> np.ndarray:
         """``rows`` as a C-contiguous uint8 array, every value checked before the cast (a cast
         would wrap 258 to 2 and truncate 2.7 to 2). Cost: one comparison per value."""
-        a = np.asarray(rows)
+        a = rectangle(rows, "rows", ValueError)
+        if a.dtype.kind in "USO" and a.size and isinstance(a.flat[0], (str, bytes)):
+            raise ValueError(f"rows must hold whole numbers (each group's value, 0 for none), not text such as "
+                             f"{str(a.flat[0])!r}")
         if a.ndim != 2 or a.shape[1] != self.n_groups:
             raise ValueError(f"rows must have shape (n, {self.n_groups}), not {a.shape}")
         kind = a.dtype.kind

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from . import engines, problems, tracing
-from .commands import Version, compile_notice, exit_now, progress_bar, whole_number
+from .commands import IntermixedParser, Version, compile_notice, exit_now, progress_bar, whole_number
 from .formats import read_dlx
 from .model import ExactCover, ProblemError
 from .search import Search, SearchStats
@@ -41,6 +41,10 @@ PROGRESS_AFTER = 1.0
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
+    if args.source == ["warm"] and not os.path.exists("warm"):
+        return _warm(args.jobs or 0)            # every core unless --jobs says
+    if args.jobs is None:
+        args.jobs = 1
     with compile_notice("dlx"):
         return _run(args, parser)
 
@@ -70,7 +74,7 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             run = "cheapest"
             return _cheapest(problem, args, draw, shown, printed)
         try:
-            problem.count(max_nodes=1, engine=args.engine)      # loads the kernel before the clock starts
+            problem.prepared(engines.resolve(args.engine, problem.engine_input))     # refused here, not in a thread
             if split:
                 run = "split"
                 args.draw = draw
@@ -379,6 +383,30 @@ def _split(problem: ExactCover, args: argparse.Namespace, shown: int | None) -> 
     return result.stats
 
 
+def _warm(jobs: int) -> int:
+    """``dlx warm``: every kernel compiled (or found in numba's cache), on ``jobs`` processes (0:
+    one per core), with a progress bar on a terminal."""
+    from . import warm
+    from .checks import jobs as cores
+
+    todo = warm.tasks()
+    n = cores(jobs)
+    print(f"dlx: compiling every kernel once ({len(todo)} tasks on {min(n, len(todo))} cores; later runs "
+          "load them from numba's cache)...", file=sys.stderr, flush=True)
+    bar = progress_bar(total=len(todo), unit=" tasks", disable=not _is_terminal(sys.stderr))
+    try:
+        with bar:
+            def done(label: str) -> None:
+                bar.set_description_str(label)
+                bar.update()
+            warm.warm(n, done)
+    except KeyboardInterrupt:
+        print("dlx: interrupted while compiling (what was done is kept in the cache)", file=sys.stderr)
+        return INTERRUPTED
+    print(f"dlx: {len(todo)} tasks done: every kernel is in numba's cache", file=sys.stderr)
+    return 0
+
+
 def _so_far(run: Search, printed: int | None) -> str:
     """What a search did before an interrupt; ``printed``: the solutions written out, when they
     are (found ones wait in the run's batch)."""
@@ -391,7 +419,7 @@ def _so_far(run: Search, printed: int | None) -> str:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = IntermixedParser(
         prog="dlx",
         description=textwrap.fill(
             "Exact cover with Dancing Links. Solves a problem in Knuth's DLX format (with DLX2's "
@@ -402,7 +430,8 @@ def _parser() -> argparse.ArgumentParser:
             "pipe or a file it writes every solution and nothing else. A long search draws a progress "
             "line on a terminal's stderr.", 79),
         epilog="examples:\n" + "".join(f"  {example}\n" for example in (
-            "dlx problem.dlx", "dlx < problem.dlx --count", "dlx queens 12", "dlx queens 12 --count --stats",
+            "dlx problem.dlx", "dlx < problem.dlx --count", "dlx warm", "dlx queens 12",
+            "dlx queens 12 --count --stats",
             "dlx queens 8 --all", "dlx langford 12 --limit 1", "dlx pentominoes 6x10 --limit 1",
             "dlx problem.dlx --format json | head", "dlx dominoes 12x12 --count --memo",
             "dlx problem.dlx --zdd problem.zdd",
@@ -414,7 +443,8 @@ def _parser() -> argparse.ArgumentParser:
                 (INTERRUPTED, "interrupted (Ctrl-C)"))),
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("source", nargs="*", metavar="FILE | PROBLEM [ARG]",
-                        help="a problem in Knuth's DLX text format, - or nothing for standard input; or "
+                        help="a problem in Knuth's DLX text format, - or nothing for standard input; "
+                             "'warm' to compile every kernel ahead of time (once, on every core); or "
                              "a built-in problem: " + "; ".join(c.usage for c in problems.CLASSICS.values()))
     parser.add_argument("--format", choices=("text", "dlx", "json"), default="text",
                         help="how solutions are printed: text (a picture for a built-in problem, else "
@@ -436,9 +466,9 @@ def _parser() -> argparse.ArgumentParser:
                         help="how binary branching chooses its item: mrv (fewest options, the default), frb "
                              "(failure rates, Li, Yin and Li) or wtd (weighted degrees, Boussemart et al.; "
                              "wtd:DW:FACTOR sets Knuth's w and W); frb and wtd imply --branching binary")
-    parser.add_argument("--jobs", type=_natural, default=1, metavar="N",
-                        help="search on N threads, 0 for one per core (default: %(default)s); the "
-                             "same solutions in the same order (dancing cells: another order)")
+    parser.add_argument("--jobs", type=_natural, metavar="N",
+                        help="search on N threads, 0 for one per core (default: 1; 'dlx warm': every "
+                             "core); the same solutions in the same order (dancing cells: another order)")
     parser.add_argument("--dask", metavar="WHERE",
                         help="search on a Dask cluster: 'local' (a LocalCluster of one process per "
                              "core) or a scheduler's address, tcp://host:8786 (needs the dist extra)")

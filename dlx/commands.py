@@ -12,7 +12,7 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Any, NoReturn
 
-__all__ = ["NOTICE", "Version", "compile_notice", "exit_now", "whole_number"]
+__all__ = ["NOTICE", "IntermixedParser", "Version", "compile_notice", "exit_now", "whole_number"]
 
 
 def exit_now(main: Callable[[], int], prog: str = "dlx") -> NoReturn:
@@ -127,6 +127,21 @@ def whole_number(minimum: int):
     return parse
 
 
+class IntermixedParser(argparse.ArgumentParser):
+    """A parser that takes arguments and flags in any order (``sudoku solve a.txt --quiet b.txt``,
+    ``dlx queens --count 8``), as :meth:`argparse.ArgumentParser.parse_intermixed_args` does, also
+    as a subcommand's parser (argparse hands a subcommand its words through ``parse_known_args``)."""
+
+    _mixing = False
+
+    def parse_known_args(self, args=None, namespace=None):
+        if self._mixing:            # parse_known_intermixed_args calls back here (Python < 3.13)
+            return super().parse_known_args(args, namespace)
+        self._mixing = True
+        try:
+            return self.parse_known_intermixed_args(args, namespace)
+        finally:
+            self._mixing = False
 
 
 class Version(argparse.Action):

@@ -169,6 +169,7 @@ def threads(client: Any) -> int:
 def search_task(problem: Any, engine: str, piece: Piece, collect: bool, max_nodes: int) -> Outcome:
     """One piece, searched in a worker on the structure of its copy of the problem."""
     prepared = problem.structures.prepared(engine)
+    prepared.warm()
     structure = prepared.acquire()
     try:
         return search_piece(prepared.engine, structure, piece, collect=collect, max_nodes=max_nodes)

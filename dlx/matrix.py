@@ -16,7 +16,7 @@ def matrix_options(m: Any, problem_error: type[Exception]) -> tuple[int, np.ndar
     each row; any entry other than 0 and 1 is a ``problem_error`` naming its row and column."""
     if _is_sparse(m):
         return _sparse_options(m, problem_error)
-    a = np.asarray(m)
+    a = rectangle(m, "the rows of a 0/1 matrix", problem_error)
     if a.ndim != 2:
         raise problem_error(f"a 0/1 matrix must have 2 dimensions, not {a.ndim} (shape {a.shape})")
     if a.dtype.kind not in "biuf":
@@ -30,6 +30,22 @@ def matrix_options(m: Any, problem_error: type[Exception]) -> tuple[int, np.ndar
     start = np.zeros(a.shape[0] + 1, np.int64)
     np.cumsum(np.bincount(rows, minlength=a.shape[0]), out=start[1:])
     return a.shape[1], start, cols
+
+
+def rectangle(rows: Any, what: str, error: type[Exception]) -> np.ndarray:
+    """``rows`` as a numpy array; rows of different lengths are an ``error`` naming the first row
+    whose length differs from row 0's (numpy's own message speaks of an inhomogeneous shape)."""
+    try:
+        return np.asarray(rows)
+    except ValueError:
+        lengths = [len(row) if hasattr(row, "__len__") else None for row in rows]
+        k = next((k for k, n in enumerate(lengths) if n != lengths[0]), None)
+        if k is None:
+            raise
+        def count(n: int | None) -> str:
+            return "a single value" if n is None else f"{n} value{'' if n == 1 else 's'}"
+        raise error(f"{what} must all have the same length: row 0 has {count(lengths[0])}, "
+                    f"row {k} has {count(lengths[k])}") from None
 
 
 def _is_sparse(m: Any) -> bool:

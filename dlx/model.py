@@ -671,7 +671,11 @@ def _items_of(option: Iterable[Hashable], k: int) -> list[Hashable]:
         words = option.split() if isinstance(option, str) else [option]
         raise ProblemError(f"option {k} is a string, {option!r}, where a list of items is expected: "
                            f"write {words!r} (or list({option!r}) for its letters)")
-    return list(option)
+    try:
+        return list(option)
+    except TypeError:
+        raise ProblemError(f"option {k} is {option!r}, where a list of items is expected: write "
+                           f"[{option!r}] for an option of one item") from None
 
 
 def _entry(e: Hashable, declared: set, secondary: set, k: int) -> tuple[Hashable, Hashable]:

@@ -220,6 +220,7 @@ def run(problem: Problem, *, jobs: int | None = None, client: Any = None, collec
         pool = None
         try:
             prepared = searched.structures.prepared(name)
+            prepared.warm()
             pool = _Pool(checks.jobs(jobs), prepared.engine, prepared, collect=collect, limit=limit,
                          max_nodes=max_nodes)
             outcomes = pool.run(Piece(np.zeros(0, np.uint32)))

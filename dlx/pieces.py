@@ -212,6 +212,7 @@ def split_on(prepared: engines.Prepared, depth: int, *, collect: bool = False,
     the engine's own name)."""
     eng = prepared.engine
     name = name or eng.name
+    prepared.warm()
     structure = prepared.acquire()
     machine = eng.start(structure)
     state = machine.state

@@ -17,8 +17,10 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import NamedTuple, cast
 
+from . import svg
 from .checks import whole
 from .model import ExactCover
+from .svg import Picture
 
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 
@@ -481,6 +483,39 @@ def draw_packing(problem: ExactCover, solution: Sequence[int]) -> str:
     rows = 1 + max(r for r, _ in cells)
     cols = 1 + max(c for _, c in cells)
     return "\n".join("".join(cells.get((r, c), ".") for c in range(cols)) for r in range(rows))
+
+
+def picture_packing(problem: ExactCover, solution: Sequence[int]) -> Picture:
+    """A :func:`pentominoes` (or :func:`packing`) solution as an SVG picture, a colour per piece
+    (Jupyter shows it inline).
+
+    >>> p = pentominoes(3, 20)
+    >>> picture = picture_packing(p, p.first())
+    >>> picture.count("<rect"), picture._repr_svg_() == picture
+    (60, True)
+    """
+    cells: dict[tuple[int, int], Hashable] = {}
+    for k in solution:
+        piece, *places = problem.option(k)
+        for place in places:
+            if place != "mid":
+                r, c = _split_name(str(place))
+                cells[r, c] = piece
+    return svg.cells(cells)
+
+
+def picture_dominoes(problem: ExactCover, solution: Sequence[int]) -> Picture:
+    """A :func:`dominoes` tiling as an SVG picture, a colour and a thick outline per domino.
+
+    >>> picture_dominoes(dominoes(2, 3), dominoes(2, 3).first()).count("<rect")
+    6
+    """
+    cells: dict[tuple[int, int], Hashable] = {}
+    for k in solution:
+        for name in problem.option(k):
+            r, c = _split_name(str(name))
+            cells[r, c] = k
+    return svg.cells(cells)
 
 
 def draw_dominoes(problem: ExactCover, solution: Sequence[int]) -> str:

@@ -112,6 +112,7 @@ class Search(Iterator[tuple[int, ...]]):
         self._limit = past(0, check_count(limit, "limit"))
         self._max_nodes = past(0, check_count(max_nodes, "max_nodes"))
         self._close_at_end = close_at_end
+        self._prepared.warm(traced=bool(trace))
         self._structure = self._prepared.acquire(self)
         self._machine = self.engine.start(self._structure)
         self._state = self._machine.state

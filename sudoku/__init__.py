@@ -22,6 +22,7 @@ if TYPE_CHECKING:       # what a type checker sees: the names _WHERE loads on fi
     from .grid import PuzzleError as PuzzleError
     from .grid import Shape as Shape
     from .grid import parse as parse
+    from .grid import picture as picture
     from .grid import pretty as pretty
     from .grid import read_array as read_array
     from .rating import Rating as Rating
@@ -44,7 +45,7 @@ if TYPE_CHECKING:       # what a type checker sees: the names _WHERE loads on fi
     from .variants import killer as killer
 
 #: The public names and their modules, loaded on first use (as dlx's are).
-_WHERE = {"__version__": "dlx._version", "PuzzleError": "grid", "parse": "grid", "pretty": "grid",
+_WHERE = {"__version__": "dlx._version", "PuzzleError": "grid", "parse": "grid", "picture": "grid", "pretty": "grid",
           "Result": "solver", "count": "solver", "is_unique": "solver", "solve": "solver",
           "solve_all": "solver", "solve_array": "solver", "Solved": "solver",
           "solve_many": "solver", "read_array": "grid", "generate": "generator",

@@ -27,12 +27,12 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import numpy as np
 
-from dlx.commands import Version, compile_notice, exit_now, progress_bar, whole_number
+from dlx.commands import IntermixedParser, Version, compile_notice, exit_now, progress_bar, whole_number
 
 from . import encode, explainer, files, transform, variants
 from .files import ColumnError, Entry
 from .generator import TRIES, generate
-from .grid import PuzzleError, Shape, draw, expand_symbols, parse_box, pretty, to_text
+from .grid import PuzzleError, Shape, draw, expand_symbols, parse_box, picture, pretty, to_text
 from .output import FORMATS, KEPT, Answer, Writer
 from .pipeline import CHUNK, map_chunks
 from .rating import LEVELS, Rating, rate_all
@@ -391,6 +391,10 @@ class _Solutions:
         grid = None
         if self.job.format == "pretty" and status == SOLVED:
             grid = draw(result.solution, self.shape(entry, len(result.solution)))
+        elif self.job.format == "svg" and status == SOLVED and entry.puzzle is not None:
+            rules = _rules(self.job, entry)
+            grid = picture(entry.puzzle, result.solution, box=self.job.box, symbols=self.job.symbols,
+                           regions=rules.regions if rules is not None else None)
         return Answer(status, {self.column: result.solution}, line, grid, nodes=result.nodes)
 
     def shape(self, entry: Entry, cells: int) -> Shape:
@@ -485,7 +489,10 @@ def _shuffle(args: argparse.Namespace, tally: Tally) -> int:
         moved, shape, rules = found
         text = to_text(moved, job.symbols)
         grid = pretty(moved, box=shape if shape.boxes else None, symbols=job.symbols, boxes=shape.boxes)
-        return Answer("shuffled", {"shuffled": text}, text, grid)
+        line = text
+        if rules is not None and rules.regions is not None:
+            line += "," + variants.regions_text(rules)      # read back with the regions, which stay put
+        return Answer("shuffled", {"shuffled": text}, line, grid)
 
     failed = _answer_all(job, tally, _one_by_one(shuffled), _each(answer, tally), ["shuffled"])
     return FAILED if failed or tally.by_status[INVALID] else 0
@@ -551,7 +558,9 @@ def _generate(args: argparse.Namespace, tally: Tally) -> int:
     except (PuzzleError, ValueError) as e:
         raise _Usage(getattr(e, "reason", e)) from None
     rng = np.random.default_rng(args.seed)
-    writer = Writer(args.format, [])
+    # a jigsaw's regions go out with every puzzle, as the commands read them: puzzle,regions
+    regions = variants.regions_text(rules) if rules is not None and rules.regions is not None else None
+    writer = Writer(args.format, [] if regions is None else ["regions"])
     started = time.perf_counter()
     bar = progress_bar(total=args.count, unit=" puzzles", delay=1.0,
                disable=args.quiet or not sys.stderr.isatty())
@@ -563,7 +572,12 @@ def _generate(args: argparse.Namespace, tally: Tally) -> int:
                 print(f"sudoku: error: {e}", file=sys.stderr)
                 return FAILED
             grid = pretty(puzzle, box=args.box, symbols=args.symbols, boxes=rules is None or rules.boxes)
-            sys.stdout.write(writer(Entry(k, puzzle, puzzle), Answer("generated", {}, puzzle, grid)))
+            if regions is None:
+                answer = Answer("generated", {}, puzzle, grid)
+            else:
+                answer = Answer("generated", {"regions": regions}, f"{puzzle},{regions}",
+                                f"{grid}\n\n{_rows(regions)}")
+            sys.stdout.write(writer(Entry(k, puzzle, puzzle), answer))
             tally.puzzles += 1
             bar.update()
     if args.stats:
@@ -571,6 +585,13 @@ def _generate(args: argparse.Namespace, tally: Tally) -> int:
         print(f"{tally.puzzles} puzzles in {seconds:.3f} s, {tally.puzzles / seconds if seconds else 0:,.1f} "
               "puzzles/s", file=sys.stderr)
     return 0
+
+
+def _rows(labels: str) -> str:
+    """A grid of one character per cell, a row per line, the cells apart (as :func:`pretty` draws
+    a puzzle without boxes)."""
+    size = math.isqrt(len(labels))
+    return "\n".join(" ".join(labels[r * size:(r + 1) * size]) for r in range(size))
 
 
 COMMANDS = {"solve": _solve, "count": _count, "rate": _rate, "shuffle": _shuffle, "explain": _explain,
@@ -615,7 +636,7 @@ def _parser() -> argparse.ArgumentParser:
                          "sudoku generate 3 --seed 1", "sudoku solve --help"),
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action=Version)
-    commands = parser.add_subparsers(dest="command", required=True)
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=IntermixedParser)
 
     def command(name: str, help: str, description: str, *examples: str,
                 formats: tuple[str, ...] = FORMATS) -> argparse.ArgumentParser:
@@ -633,7 +654,9 @@ def _parser() -> argparse.ArgumentParser:
                          help="line: one line per input line (the default); "
                               + ("pretty: grids; " if "pretty" in formats else "")
                               + "csv: the input's columns plus the answer and status (the default for CSV "
-                                "input); jsonl: one JSON object per line")
+                                "input); jsonl: one JSON object per line"
+                              + ("; svg: a picture of each solved puzzle (givens in bold), one <svg> per line"
+                                 if "svg" in formats else ""))
         sub.add_argument("--quiet", action="store_true", help="no progress bar")
         return sub
 
@@ -641,7 +664,8 @@ def _parser() -> argparse.ArgumentParser:
                     "Print the solution of every puzzle, one output line per input line, in order.",
                     f"sudoku solve {_EXAMPLE}", "sudoku solve puzzles.txt more.txt",
                     "sudoku solve kaggle.csv --jobs 0", "sudoku solve --variant killer examples/killer.txt",
-                    "sudoku solve --symbols 0-F examples/hex16.txt --pretty")
+                    "sudoku solve --symbols 0-F examples/hex16.txt --pretty",
+                    "sudoku solve examples/6x6.txt --format svg > grids.svg", formats=(*FORMATS, "svg"))
     count = command("count", "print the number of solutions of each puzzle",
                     "Print the number of solutions of every puzzle, one line per input line. A count that "
                     "stopped at --limit, --max-nodes or Ctrl-C is a lower bound, written with a + (5+). "

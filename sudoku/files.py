@@ -38,6 +38,9 @@ from .variants import Variant, jigsaw, killer
 
 #: Column names that hold the puzzle in a CSV file with a header (compared in lower case).
 PUZZLE_COLUMNS = ("puzzle", "puzzles", "quizzes", "quiz")
+#: A first line of letters that names no puzzle column: a typo or a title, not a header to keep.
+NOT_A_HEADER = (f"neither a puzzle nor a header naming the puzzle column ({', '.join(PUZZLE_COLUMNS)}); "
+                "a comment starts with #")
 #: Seconds a grid over several lines may pause between its rows when read from a terminal or a
 #: pipe. A line is a one-line puzzle when its length makes a whole grid (81 cells, 16, 36, ...),
 #: otherwise the first row of a grid; but a program that writes one line and waits for the answer
@@ -126,8 +129,9 @@ def read_lines(lines: Iterable[str], *, size: int | None = None,
     A puzzle is one line (81 cells for 9x9; text after a ``,`` or ``:`` is ignored, as in the Kaggle
     CSV ``quizzes,solutions`` and tdoku's ``puzzle:count``), or a grid over several lines, one row
     per line, separators allowed. Blank lines, lines starting with ``#`` and a header (a first line
-    of letters, such as ``quizzes,solutions``, unless it is as long as a puzzle) are kept as
-    entries without a puzzle, so output can line up with input.
+    of names, one of them a puzzle column such as ``quizzes``, unless it is as long as a puzzle) are
+    kept as entries without a puzzle, so output can line up with input; a first line of other
+    letters is an error.
 
     A line of 16 cells is a whole 4x4 puzzle, unless ``size`` is 16 or its cells stand apart as
     :func:`sudoku.grid.pretty` writes them: then it is the first row of a 16x16 grid (and when no
@@ -183,8 +187,10 @@ def read_lines(lines: Iterable[str], *, size: int | None = None,
             yield from _broken_grid(grid, width)
             grid = []
         n = len(cells)
-        if not cells or text.startswith("#") or (number == 1 and cells.isalpha() and not grid_size(n)):
+        if not cells or text.startswith("#") or (number == 1 and _names_puzzles(text) and not grid_size(n)):
             yield Entry(number, text, None)    # blank, separator, comment or header: kept
+        elif number == 1 and cells.isalpha() and not grid_size(n):
+            yield Entry(number, text, None, PuzzleError(NOT_A_HEADER, line=number))
         elif _is_row(n, size, puzzle):         # perhaps the first row of a grid
             grid, width, rows = [(number, text, n)], n, 1
             if more is not None and not more():
@@ -300,6 +306,11 @@ def entries(lines: Iterable[str], *, size: int | None = None, column: str | None
     if layout is not None:
         return _layout_entries(rest, layout)
     return read_lines(rest, size=size, more=more)
+
+
+def _names_puzzles(line: str) -> bool:
+    """Whether a first line of names names a puzzle column (a header such as ``quizzes``)."""
+    return any(name.strip().strip('"').lower() in PUZZLE_COLUMNS for name in line.split(","))
 
 
 def _fields(line: str) -> list[str]:

@@ -16,7 +16,9 @@ from typing import Any, NamedTuple, TypeAlias
 
 import numpy as np
 
+from dlx import svg
 from dlx.checks import whole
+from dlx.svg import Picture
 
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 #: The largest grid: one more would need more than 62 one-character names (0-9, A-Z, a-z).
@@ -365,6 +367,34 @@ def pretty(puzzle: Puzzle, *, box: Box = None, symbols: str | None = None, boxes
     """
     values = puzzle if isinstance(puzzle, np.ndarray) else parse(puzzle, box=box, symbols=symbols, boxes=boxes)
     return draw(to_text(values, symbols), Shape.of(values.size, box, boxes=boxes))
+
+
+def picture(puzzle: Puzzle, solution: Puzzle | None = None, *, box: Box = None, symbols: str | None = None,
+            regions: Sequence[int] | None = None) -> Picture:
+    """A puzzle (and its solution, when given) as an SVG picture, which Jupyter shows inline: thick
+    lines around the boxes (or a jigsaw's ``regions``, a region number per cell), the givens in
+    bold black, the values the solution adds in blue.
+
+    >>> svg = picture("1...|..3.|.4..|...2", "1234|4132|2413|3241")
+    >>> svg.count("<text"), svg.count('font-weight="bold"')
+    (16, 4)
+    """
+    given = puzzle if isinstance(puzzle, np.ndarray) else parse(puzzle, box=box, symbols=symbols,
+                                                                boxes=regions is None)
+    shape = Shape.of(given.size, box, boxes=regions is None)
+    values = given if solution is None else (
+        solution if isinstance(solution, np.ndarray) else parse(solution, box=box, symbols=symbols,
+                                                                boxes=regions is None))
+    n = shape.size
+    text = to_text(values, symbols)
+    labels, written, bold = {}, {}, {}
+    for k in range(n * n):
+        r, c = divmod(k, n)
+        labels[r, c] = regions[k] if regions is not None else (r // shape.rows, c // shape.cols)
+        if values[k]:
+            written[r, c] = text[k]
+            bold[r, c] = bool(given[k])
+    return svg.cells(labels, text=written, fill=False, bold=bold)
 
 
 def draw(line: str, shape: Shape) -> str:

@@ -5,6 +5,7 @@ and :class:`Writer` turns it into text in the format asked for:
 
 - ``line``: the answer's line, a kept line as it came, a failed puzzle echoed with ``# `` in front;
 - ``pretty``: the answer's grid where it has one (then a blank line), else as ``line``;
+- ``svg`` (solve): a picture of each solved puzzle, one ``<svg>`` element per line, else as ``line``;
 - ``csv``: a header, then one row per entry: for CSV input the input's fields plus the answer's
   columns and the status, else ``line``, ``puzzle``, the answer's columns and ``status``;
 - ``jsonl``: one JSON object per entry (a CSV input's header is no record; each record carries the
@@ -64,6 +65,8 @@ class Writer:
             return echo(entry)
         if fmt == "pretty" and answer.grid is not None:
             return answer.grid + "\n\n"
+        if fmt == "svg" and answer.grid is not None:
+            return answer.grid + "\n"
         return answer.line + "\n"
 
     def csv(self, entry: Entry, answer: Answer) -> str:

@@ -237,6 +237,24 @@ def jigsaw(regions: str) -> Variant:
     return Variant(regions=tuple(number[ch] for ch in labels), cells=len(labels))
 
 
+#: The labels :func:`regions_text` writes, region 0 first.
+LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+
+
+def regions_text(variant: Variant) -> str:
+    """A jigsaw's regions as :func:`jigsaw` reads them: a letter per cell, row by row (``A`` for
+    region 0), so that a puzzle written as ``puzzle,regions`` is read back with its regions.
+
+    >>> regions_text(jigsaw("xxyy|xxyy|zzww|zzww"))
+    'AABBAABBCCDDCCDD'
+    """
+    if variant.regions is None:
+        raise ValueError("only a jigsaw has regions to write")
+    if len(variant.regions) > len(LABELS) ** 2:
+        raise ValueError(f"regions: at most {len(LABELS)} regions are written as letters")
+    return "".join(LABELS[r] for r in variant.regions)
+
+
 def killer(cages: str, sums: str | Mapping[str, int]) -> Variant:
     """Killer sudoku: ``cages`` is a grid of labels (one per cell; ``.`` for a cell in no cage) and
     ``sums`` each label's sum, as a mapping or as text ``"a=3 b=15 ..."``. The values of a cage

@@ -454,3 +454,22 @@ def test_a_string_where_an_option_is_expected_is_refused():
     with pytest.raises(ProblemError, match="option 0 is a string"):
         ExactCover([b"ab"])
     assert ExactCover([list("ab"), ["b", "c"]]).count() == 0
+
+
+def test_an_item_where_an_option_is_expected_is_refused():
+    with pytest.raises(ProblemError, match=r"^option 0 is 1, where a list of items is expected: write \[1\] "
+                                           r"for an option of one item$"):
+        ExactCover([1, 2, 3])
+
+
+def test_batch_rows_of_text_or_of_different_lengths_are_refused_by_name():
+    batch = Batch(ExactCover([["a", "b"], ["b"], ["a"]]), [1, 1, 1])
+    with pytest.raises(ValueError, match=r"^rows must hold whole numbers \(each group's value, 0 for none\), "
+                                         r"not text such as 'a'$"):
+        batch.solve([["a", "b", "c"]])
+    with pytest.raises(ValueError, match=r"^rows must all have the same length: row 0 has 3 values, row 1 has "
+                                         r"1 value$"):
+        batch.solve([[1, 0, 0], [1]])
+    with pytest.raises(ProblemError, match=r"^the rows of a 0/1 matrix must all have the same length: row 0 has "
+                                           r"2 values, row 2 has a single value$"):
+        ExactCover.from_matrix([[1, 0], [0, 1], 1])

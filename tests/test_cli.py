@@ -308,3 +308,33 @@ def test_an_engine_that_cannot_take_the_problem_is_named_as_a_flag(capsys):
 def test_a_missing_file_is_named(capsys, tmp_path):
     assert main([str(tmp_path / "nope.dlx")]) == 1
     assert capsys.readouterr().err == f"dlx: error: {tmp_path / 'nope.dlx'}: cannot read: No such file or directory\n"
+
+
+def test_arguments_and_flags_may_be_intermixed(capsys):
+    for argv in (["queens", "--count", "8"], ["--count", "queens", "8"], ["queens", "8", "--count"]):
+        assert not main(argv)
+        assert capsys.readouterr().out == "92\n"
+
+
+def test_warm_has_a_task_for_every_engine_and_runs_them_in_a_pool(monkeypatch, capsys):
+    from dlx import engines, warm
+    from dlx.checks import jobs
+
+    labels = [label for label, _ in warm.tasks()]
+    assert len(labels) == len(set(labels))
+    for machine in [*engines.machines(), *engines.OPTIMISERS.values()]:
+        if machine.name != "compact":
+            assert sum(label.startswith(f"{machine.name}: ") for label in labels) >= len(machine.samples), machine.name
+    assert [label for label in labels if label.startswith("compact")] == [
+        f"compact, {bits}-bit words: search, batch, reduce" for bits in (16, 32, 64)]
+    assert "memo: ZDD" in labels
+    two = ("dlx1: search (queens)", "compact, 16-bit words: search, batch, reduce")
+    chosen = [t for t in warm.tasks() if t[0] in two]
+    monkeypatch.setattr(warm, "tasks", lambda: chosen)
+    assert main(["warm", "--jobs", "2"]) == 0
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert messages(err).splitlines() == [
+        f"dlx: compiling every kernel once (2 tasks on {min(jobs(2), 2)} cores; later runs load them from "
+        "numba's cache)...",
+        "dlx: 2 tasks done: every kernel is in numba's cache"]

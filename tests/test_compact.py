@@ -40,7 +40,7 @@ def test_with_colours_the_choices_and_nodes_are_dlx2s(problem):
     ec.check()
 
 
-@pytest.mark.parametrize("k, word", [(1, np.uint8), (7, np.uint8), (8, np.uint16), (15, np.uint16),
+@pytest.mark.parametrize("k, word", [(1, np.uint16), (7, np.uint16), (8, np.uint16), (15, np.uint16),
                                      (16, np.uint32), (31, np.uint32), (32, np.uint64), (63, np.uint64)])
 def test_every_word_width(k, word):
     """Item ``a`` in ``k`` options: ``k`` solutions, on the narrowest word that holds ``k`` bits

@@ -201,3 +201,18 @@ def test_packings_with_copies_match_an_independent_tiler():
         assert ec.count() == tilings(rows, cols, shapes, copies), (rows, cols)
     tetrominoes = problems.packing(4, 10, problems.TETROMINOES, {p: 2 for p in problems.TETROMINOES})
     assert tetrominoes.count() == 1796
+
+
+def test_packing_pictures_colour_each_piece_and_outline_it():
+    import xml.etree.ElementTree as ET
+
+    p = problems.pentominoes(3, 20)
+    solution = p.first()
+    root = ET.fromstring(problems.picture_packing(p, solution))
+    ns = "{http://www.w3.org/2000/svg}"
+    rects = root.findall(f"{ns}rect")
+    assert len(rects) == 60 and len({r.get("fill") for r in rects}) == 12
+    tiling = problems.dominoes(4, 4)
+    root = ET.fromstring(problems.picture_dominoes(tiling, tiling.first()))
+    # 8 dominoes, each outlined by 6 unit sides; a side between two dominoes is drawn from both
+    assert len(root.findall(f"{ns}line")) == 8 * 6

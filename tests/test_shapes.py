@@ -94,7 +94,8 @@ def test_every_subcommand(layout, tmp_path, capsys):
     score, level = capsys.readouterr().out.split("\n")[1].split()
     assert level == sudoku.rate(puzzle, box=box, variant=variant).level
     assert main(["shuffle", str(path), *options, "--seed", "5"]) == 0
-    disguised = capsys.readouterr().out.split("\n")[1]
+    disguised, *layout = capsys.readouterr().out.split("\n")[1].split(",")
+    assert layout == ([] if regions is None else [sudoku.variants.regions_text(sudoku.jigsaw(regions))])
     assert sudoku.count(disguised, limit=2, box=box, variant=variant) == 1
     assert main(["explain", str(path), *options, "--steps", "3"]) == 0
     told = capsys.readouterr().out
@@ -106,7 +107,9 @@ def test_every_subcommand(layout, tmp_path, capsys):
     elif variant is not None:
         made += ["--variant", variant]
     assert main(made) == 0
-    for new in capsys.readouterr().out.split():
+    for line in capsys.readouterr().out.split():
+        new, *layout = line.split(",")
+        assert layout == ([] if regions is None else [sudoku.variants.regions_text(sudoku.jigsaw(regions))])
         assert sudoku.count(new, limit=2, box=box, variant=variant) == 1
         assert_solves(new, sudoku.solve(new, box=box, variant=variant), box=box, variant=variant)
 

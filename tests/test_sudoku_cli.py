@@ -280,3 +280,91 @@ def test_every_command_takes_a_format(tmp_path, capsys):
     assert main(["generate", "2", "--seed", "5", "--format", "pretty"]) == 0
     grids = capsys.readouterr().out.strip().split("\n\n")
     assert len(grids) == 2 and all(sudoku.is_unique(grid) for grid in grids)
+
+
+def test_a_first_line_of_letters_is_a_header_only_when_it_names_the_puzzles(tmp_path, capsys):
+    oops = tmp_path / "oops.txt"
+    oops.write_text("oops\n")
+    assert main(["count", str(oops)]) == 1
+    out, err = capsys.readouterr()
+    assert out == "# oops\n"
+    assert messages(err) == ("sudoku: line 1: neither a puzzle nor a header naming the puzzle column "
+                             "(puzzle, puzzles, quizzes, quiz); a comment starts with #\n")
+    puzzle = (EXAMPLES / "top20.txt").read_text().split("\n")[0]
+    kept = tmp_path / "kept.txt"
+    kept.write_text(f"Quizzes\n{puzzle}\n")
+    assert main(["count", str(kept)]) == 0
+    assert capsys.readouterr().out == "Quizzes\n1\n"
+
+
+def test_arguments_and_flags_may_be_intermixed(capsys):
+    top20, six = str(EXAMPLES / "top20.txt"), str(EXAMPLES / "6x6.txt")
+    assert main(["solve", top20, "--quiet", six]) == 0
+    mixed = capsys.readouterr().out
+    assert main(["solve", "--quiet", top20, six]) == 0
+    assert capsys.readouterr().out == mixed and len(mixed.splitlines()) > 20
+
+
+@pytest.mark.parametrize("fmt", ["line", "csv"])
+def test_a_generated_jigsaw_reads_back_with_its_regions_in_every_command(tmp_path, capsys, fmt):
+    regions = (EXAMPLES / "jigsaw.txt").read_text().split("\n")[2].split(",")[1]
+    assert main(["generate", "2", "--seed", "3", "--variant", "jigsaw", "--regions", regions, "--format", fmt]) == 0
+    made = tmp_path / f"made.{fmt}"
+    made.write_text(capsys.readouterr().out)
+    rows = list(csv.DictReader(made.open())) if fmt == "csv" else [
+        dict(zip(("puzzle", "regions"), line.split(","))) for line in made.read_text().splitlines()]
+    assert len(rows) == 2 and all(row["regions"] for row in rows)
+    rules = [sudoku.jigsaw(row["regions"]) for row in rows]
+    assert [r.regions for r in rules] == [sudoku.jigsaw(regions).regions] * 2
+    for command in ("solve", "count", "rate", "explain", "shuffle"):
+        assert main([command, "--variant", "jigsaw", "--format", "line", str(made)]) == 0, command
+        out, err = capsys.readouterr()
+        assert messages(err) == "", (command, err)
+        if command == "count":
+            assert out.splitlines()[-2:] == ["1", "1"]
+        if command == "solve":
+            for row, solution in zip(rows, out.splitlines()[-2:]):
+                assert_solves(row["puzzle"], solution, variant=sudoku.jigsaw(row["regions"]))
+        if command == "shuffle":
+            for row, line in zip(rows, out.splitlines()[-2:]):
+                moved, moved_regions = line.split(",")
+                assert sudoku.jigsaw(moved_regions).regions == sudoku.jigsaw(row["regions"]).regions
+                assert sudoku.count(moved, variant=sudoku.jigsaw(moved_regions)) == 1
+
+
+def test_svg_pictures_of_solved_puzzles_one_per_line(capsys):
+    import xml.etree.ElementTree as ET
+
+    assert main(["solve", "--format", "svg", str(EXAMPLES / "6x6.txt")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    pictures = [line for line in lines if line.startswith("<svg")]
+    puzzles = [line for line in (EXAMPLES / "6x6.txt").read_text().splitlines() if not line.startswith("#")]
+    assert len(pictures) == len(puzzles) > 0
+    ns = "{http://www.w3.org/2000/svg}"
+    for line, puzzle in zip(pictures, puzzles):
+        root = ET.fromstring(line)
+        texts = root.findall(f"{ns}text")
+        assert len(texts) == 36 and len(root.findall(f"{ns}rect")) == 36
+        bold = [t for t in texts if t.get("font-weight") == "bold"]
+        assert len(bold) == sum(ch not in ".0" for ch in puzzle.strip())
+        digits = "".join(t.text for t in texts)
+        assert_solves(puzzle.strip(), digits)
+
+
+def test_a_picture_sets_the_givens_apart_and_draws_the_regions():
+    import xml.etree.ElementTree as ET
+
+    regions = (EXAMPLES / "jigsaw.txt").read_text().split("\n")[2].split(",")[1]
+    puzzle = (EXAMPLES / "jigsaw.txt").read_text().split("\n")[2].split(",")[0]
+    rules = sudoku.jigsaw(regions)
+    solution = sudoku.solve(puzzle, variant=rules)
+    svg = sudoku.picture(puzzle, solution, regions=rules.regions)
+    assert svg._repr_svg_() == svg
+    root = ET.fromstring(svg)
+    ns = "{http://www.w3.org/2000/svg}"
+    assert "".join(t.text for t in root.findall(f"{ns}text")) == solution
+    thick = len([e for e in root.findall(f"{ns}line") if e.get("stroke-width") == "2"])
+    # each cell side on a region's edge is drawn once from each side: the outline plus the inner edges
+    edges = sum(rules.regions[r * 9 + c] != rules.regions[r * 9 + c + 1] for r in range(9) for c in range(8))
+    edges += sum(rules.regions[r * 9 + c] != rules.regions[r * 9 + c + 9] for r in range(8) for c in range(9))
+    assert thick == 4 * 9 + 2 * edges

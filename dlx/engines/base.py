@@ -52,6 +52,13 @@ NO_CEILING = 1 << 40
 #: Every search kernel reads the stop flag (and checks ``work``) once per ``POLL`` updates, about
 #: every 0.2 ms.
 POLL = 1 << 16
+#: What one kernel passes another as a constant: numpy scalars, not Python literals. numba types a
+#: literal ``1`` or ``True`` as a type of its own and compiles the callee once more for each, a
+#: whole search's compile (seconds) for nothing.
+ONE_SOLUTION = np.int64(1)
+TWO_SOLUTIONS = np.int64(2)
+YES = np.bool_(True)
+NO = np.bool_(False)
 
 
 class Options(NamedTuple):
@@ -153,8 +160,8 @@ class Engine(Protocol):
         """Why this engine cannot search ``options`` (None: it can)."""
 
     def prepare(self, options: Options) -> Any:
-        """The engine's structure for ``options``, as built, with its kernels loaded (see
-        :func:`warm_up`)."""
+        """The engine's structure for ``options``, as built (its kernels are loaded by the first
+        run that calls them: :meth:`Prepared.warm`)."""
 
     def copy(self, structure) -> Any:
         """A fresh copy of an as-built structure, to search on."""
@@ -262,13 +269,17 @@ class BinarySearch:
         raise ValueError(self.no_batches)
 
 
-def warm_up(engine: Engine, structure) -> None:
+def warm_up(engine: Engine, structure, trace: np.ndarray | None = None) -> None:
     """Load ``engine``'s compiled search for these types (from numba's cache, on a process's first
-    search) by a call that does nothing, a budget of 0 nodes, on ``structure`` (a copy: it stays
-    as built). Keeps the loading out of a search's time."""
+    search; compiled when the cache has none) by a call that does nothing, a budget of 0 nodes, on
+    ``structure`` (a copy: it stays as built); the traced search when ``trace`` (a trace buffer) is
+    given. Keeps the loading out of a search's time."""
     machine = engine.start(structure)
     empty = np.zeros(0, np.int32)
-    engine.advance(structure, machine, 1, 0, 1, empty, empty)
+    if trace is None:
+        engine.advance(structure, machine, 1, 0, 1, empty, empty)
+    else:
+        engine.advance(structure, machine, 1, 0, 1, empty, empty, trace=trace)
     state = machine.state
     if state[PHASE] != st.MAX_NODES or state[NODES] != 0:
         raise StructureError(f"{engine.name}: a search with no nodes to spend did something")
@@ -330,6 +341,16 @@ class Prepared:
         self.pristine = engine.copy(self.structure)
         self._lock = threading.Lock()
         self._holder: weakref.ref | None = None
+        self._warm: set[bool] = set()
+
+    def warm(self, traced: bool = False) -> None:
+        """Load the engine's search (its traced search when ``traced``) before a run's clock
+        starts, once per problem: only the searches a program runs are loaded, or compiled (a
+        batch never needs the search of a single run, nor an untraced run the traced one)."""
+        if traced not in self._warm:
+            trace = np.zeros(1 + 4 * 64, np.int64) if traced else None
+            warm_up(self.engine, self.engine.copy(self.pristine), trace)
+            self._warm.add(traced)
 
     def acquire(self, holder=None):
         """The structure in place when no one holds it (``holder``, if given, is remembered so that

@@ -71,7 +71,6 @@ from .base import (
     refuse_trace,
     resumable,
     settle,
-    warm_up,
 )
 
 FORWARD, ADVANCE, PURGEIT, BACKUP, PREBACKUP = range(5)
@@ -1001,7 +1000,6 @@ class Binary(BinarySearch):
 
     def prepare(self, options: Options) -> BinaryStructure:
         B = build(options)
-        warm_up(self, copy(B))
         return B
 
     def copy(self, structure: BinaryStructure) -> BinaryStructure:

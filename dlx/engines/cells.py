@@ -63,12 +63,14 @@ from .base import (
     LEAVE,
     LEVEL,
     NODES,
+    ONE_SOLUTION,
     PHASE,
     POLL,
     STATE_SIZE,
     STEP,
     STOP,
     UPDATES,
+    YES,
     Options,
     Single,
     StructureError,
@@ -76,7 +78,6 @@ from .base import (
     refuse_trace,
     resumable,
     settle,
-    warm_up,
 )
 from .batch import FIRST, MORE, NEW_ROW, NO_NODE, ROW, STAGE
 
@@ -682,12 +683,12 @@ def solve_batch(C, G, R, rows, limit, max_nodes, work, where, choice, saved, sta
         if stage != NEW_ROW:
             before = state[UPDATES]
             if stage == FIRST:
-                if search(C, choice, saved, stack, state, 1, max_nodes, work - spent, True, out, ends):
+                if search(C, choice, saved, stack, state, ONE_SOLUTION, max_nodes, work - spent, YES, out, ends):
                     batch.first_found(option_group, option_value, answers, counts, r, out, ends)
                     stage = MORE
             if stage == MORE and counts[r] < limit:
                 counts[r] += search(C, choice, saved, stack, state, limit - counts[r], max_nodes,
-                                      work - spent, True, out, no_ends)
+                                      work - spent, YES, out, no_ends)
             spent += state[UPDATES] - before
             if batch.unfinished(state, counts, r, limit):
                 break
@@ -804,7 +805,6 @@ class Cells(Single):
 
     def prepare(self, options: Options) -> CellStructure:
         C = build(options.start, options.items, options.colours, options.n_items, options.n_primary)
-        warm_up(self, copy(C))
         return C
 
     def copy(self, structure: CellStructure) -> CellStructure:

@@ -37,7 +37,7 @@ and ``nodes`` equals DLX1's count: a node per level entered, dead ends and solut
 ``updates`` are this engine's own: one per item covered plus one per option blocked.
 
 Limits: at most 65,536 items and 65,536 options (16-bit ids), at most 63 options on one item (one
-64-bit word; the word is 8, 16, 32 or 64 bits, the narrowest that holds the longest item and
+64-bit word; the word is 16, 32 or 64 bits, the narrowest that holds the longest item and
 ``SPARE``), no multiplicities (bounds other than 1: the dlx engine takes them), no traces.
 """
 from __future__ import annotations
@@ -57,12 +57,15 @@ from .base import (
     LEAVE,
     LEVEL,
     NODES,
+    ONE_SOLUTION,
     PHASE,
     POLL,
     STATE_SIZE,
     STEP,
     STOP,
+    TWO_SOLUTIONS,
     UPDATES,
+    YES,
     Options,
     Single,
     StructureError,
@@ -70,7 +73,6 @@ from .base import (
     refuse_trace,
     resumable,
     settle,
-    warm_up,
 )
 from .batch import FIRST, MORE, NEW_ROW, NO_NODE, ROW, STAGE
 
@@ -83,7 +85,9 @@ COMPACT_STATE_SIZE = STATE_SIZE + 1
 
 MAX_IDS = 1 << 16
 MAX_PER_ITEM = 63
-WORDS = (np.uint8, np.uint16, np.uint32, np.uint64)
+#: The word widths, each a compile of every kernel (seconds): 8 bits would save a 6x6 sudoku a
+#: few hundred bytes of copying per branch, not worth a compile of its own.
+WORDS = (np.uint16, np.uint32, np.uint64)
 ONE = np.uint32(1)
 #: More than the bits of the widest word.
 WIDER = np.uint32(65)
@@ -638,12 +642,12 @@ def solve_batch(C, G, R, rows, limit, max_nodes, work, where, choice, itm, saved
         if stage != NEW_ROW:
             before = state[UPDATES]
             if stage == FIRST:
-                if search(C, choice, itm, saved, stack, state, 1, max_nodes, work - spent, True, out, ends):
+                if search(C, choice, itm, saved, stack, state, ONE_SOLUTION, max_nodes, work - spent, YES, out, ends):
                     batch.first_found(option_group, option_value, answers, counts, r, out, ends)
                     stage = MORE
             if stage == MORE and counts[r] < limit:
                 counts[r] += search(C, choice, itm, saved, stack, state, limit - counts[r], max_nodes,
-                                      work - spent, True, out, no_ends)
+                                      work - spent, YES, out, no_ends)
             spent += state[UPDATES] - before
             if batch.unfinished(state, counts, r, limit):
                 break
@@ -679,7 +683,7 @@ def _count2(C, choice, itm, saved, stack, state, budget):
     state[:] = 0
     recount(C)
     none = np.zeros(0, np.int32)
-    found = search(C, choice, itm, saved, stack, state, 2, budget, np.int64(1) << 62, True, none, none)
+    found = search(C, choice, itm, saved, stack, state, TWO_SOLUTIONS, budget, np.int64(1) << 62, YES, none, none)
     return 2 if state[PHASE] == st.MAX_NODES else found
 
 
@@ -836,7 +840,6 @@ class CompactEngine(Single):
 
     def prepare(self, options: Options) -> Compact:
         C = build(options)
-        warm_up(self, copy(C))
         return C
 
     def copy(self, structure: Compact) -> Compact:

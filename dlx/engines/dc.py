@@ -59,7 +59,6 @@ from .base import (
     refuse_trace,
     resumable,
     settle,
-    warm_up,
 )
 from .binary import HEURISTICS, REJECTED
 
@@ -1116,7 +1115,6 @@ class DomainConsistent(BinarySearch):
 
     def prepare(self, options: Options) -> DCStructure:
         D = build(options)
-        warm_up(self, copy(D))
         return D
 
     def copy(self, structure: DCStructure) -> DCStructure:

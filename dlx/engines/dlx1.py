@@ -26,20 +26,23 @@ from .base import (
     FLOOR,
     LEAVE,
     LEVEL,
+    NO,
     NODES,
+    ONE_SOLUTION,
     PHASE,
     POLL,
     SOLUTIONS,
     STATE_SIZE,
     STEP,
     STOP,
+    TWO_SOLUTIONS,
     UPDATES,
+    YES,
     Machine,
     Options,
     ceiling_of,
     resumable,
     settle,
-    warm_up,
 )
 from .batch import CHOSEN, FIRST, MORE, NEW_ROW, NO_NODE, ROW, STAGE
 from .links import COVERED, ZERO, Links, cover, cover_others, deselect, option_of, select, uncover, uncover_others
@@ -367,11 +370,11 @@ def solve_batch(L, pristine, G, R, rows, limit, max_nodes, work, where, chosen, 
         if stage != NEW_ROW:
             before = state[UPDATES]
             if stage == FIRST:
-                if search(L, choice, state, 1, max_nodes, work - spent, True, out, ends):
+                if search(L, choice, state, ONE_SOLUTION, max_nodes, work - spent, YES, out, ends):
                     batch.first_found(option_group, option_value, answers, counts, r, out, ends)
                     stage = MORE
             if stage == MORE and counts[r] < limit:
-                counts[r] += search(L, choice, state, limit - counts[r], max_nodes, work - spent, True,
+                counts[r] += search(L, choice, state, limit - counts[r], max_nodes, work - spent, YES,
                                       out, no_ends)
             spent += state[UPDATES] - before
             if batch.unfinished(state, counts, r, limit):
@@ -428,7 +431,7 @@ def _count2(L, choice, state, budget):
     proven unique); the links are as they were after."""
     state[:] = 0
     none = np.zeros(0, np.int32)
-    found = search(L, choice, state, 2, budget, np.int64(1) << 62, False, none, none)
+    found = search(L, choice, state, TWO_SOLUTIONS, budget, np.int64(1) << 62, NO, none, none)
     if state[PHASE] != st.COMPLETE:
         if state[PHASE] == st.MAX_NODES:
             found = 2
@@ -534,7 +537,6 @@ class DLX1:
 
     def prepare(self, options: Options) -> Links:
         L = links.build(options.start, options.items, options.n_items, options.n_primary)
-        warm_up(self, links.copy(L))
         return L
 
     def copy(self, structure: Links) -> Links:

@@ -52,6 +52,7 @@ from .base import (
     LEAVE,
     LEVEL,
     NODES,
+    ONE_SOLUTION,
     PHASE,
     POLL,
     STATE_SIZE,
@@ -65,7 +66,6 @@ from .base import (
     refuse_trace,
     resumable,
     settle,
-    warm_up,
 )
 from .batch import CHOSEN, FIRST, MORE, NEW_ROW, NO_NODE, ROW, STAGE
 from .links import ONE, SPACER, ZERO, Links, option_of
@@ -682,7 +682,7 @@ def solve_batch(L, pristine, G, R, rows, limit, max_nodes, work, where, chosen, 
         if stage != NEW_ROW:
             before = state[UPDATES]
             if stage == FIRST:
-                if search(L, choice, first_tweak, state, 1, max_nodes, work - spent, out, ends):
+                if search(L, choice, first_tweak, state, ONE_SOLUTION, max_nodes, work - spent, out, ends):
                     batch.first_found(option_group, option_value, answers, counts, r, out, ends)
                     stage = MORE
             if stage == MORE and counts[r] < limit:
@@ -779,7 +779,6 @@ class DLX3:
 
     def prepare(self, options: Options) -> MLinks:
         L = build(options)
-        warm_up(self, copy(L))
         return L
 
     def copy(self, structure: MLinks) -> MLinks:
