@@ -1,8 +1,9 @@
 """dlx: exact cover by Knuth's Algorithm X with Dancing Links, compiled with numba.
 
->>> import dlx
->>> dlx.ExactCover([["a", "b"], ["b"], ["a"]])
-ExactCover(2 items (2 primary, 0 secondary), 3 options)
+Examples:
+    >>> import dlx
+    >>> dlx.ExactCover([["a", "b"], ["b"], ["a"]])
+    ExactCover(2 items (2 primary, 0 secondary), 3 options)
 """
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ if TYPE_CHECKING:       # what a type checker sees: the names _WHERE loads on fi
     from .status import Status as Status
     from .zdd import ZDD as ZDD
 
-#: The public names and the modules they live in, loaded on first use (see :mod:`dlx.lazy`).
+#: The public names and the modules they live in, loaded on first use (see `dlx.lazy`).
 _WHERE = {"__version__": "dlx._version", "Batch": "batch", "BatchResult": "batch",
           "ENGINES": "engines", "ExactCover": "model", "ProblemError": "model",
           "ProblemWarning": "model", "Search": "search", "SearchStats": "search",

@@ -28,7 +28,7 @@ __all__ = ["INVALID", "MAX_NODES", "NO_SOLUTION", "SOLVED", "STOPPED", "Batch", 
 
 
 class BatchResult(NamedTuple):
-    """What :meth:`Batch.solve` found, one entry per row."""
+    """What [`Batch.solve`][dlx.batch.Batch.solve] found, one entry per row."""
 
     answers: np.ndarray   # (rows, groups) uint8: the first solution as a value per group, 0 if none
     counts: np.ndarray    # int64: solutions found, at most the limit
@@ -50,20 +50,21 @@ class Batch:
 
     Four queens, with the options grouped by board row (value = column):
 
-    >>> from dlx import problems
-    >>> queens = problems.queens(4)
-    >>> [queens.option(k) for k in range(2)]       # row 0, columns 0 to 3, then row 1...
-    [('r0', 'c0', 'b3'), ('r0', 'c1', 'a1', 'b4')]
-    >>> batch = Batch(queens, [4, 4, 4, 4])
-    >>> result = batch.solve([[0, 0, 0, 0], [2, 0, 0, 0], [1, 0, 0, 0], [1, 1, 0, 0]], limit=2)
-    >>> result.answers.tolist()
-    [[2, 4, 1, 3], [2, 4, 1, 3], [0, 0, 0, 0], [0, 0, 0, 0]]
-    >>> result.counts.tolist(), result.statuses()
-    ([2, 1, 0, 0], ['solved', 'solved', 'no solution', 'invalid'])
+    Examples:
+        >>> from dlx import problems
+        >>> queens = problems.queens(4)
+        >>> [queens.option(k) for k in range(2)]       # row 0, columns 0 to 3, then row 1...
+        [('r0', 'c0', 'b3'), ('r0', 'c1', 'a1', 'b4')]
+        >>> batch = Batch(queens, [4, 4, 4, 4])
+        >>> result = batch.solve([[0, 0, 0, 0], [2, 0, 0, 0], [1, 0, 0, 0], [1, 1, 0, 0]], limit=2)
+        >>> result.answers.tolist()
+        [[2, 4, 1, 3], [2, 4, 1, 3], [0, 0, 0, 0], [0, 0, 0, 0]]
+        >>> result.counts.tolist(), result.statuses()
+        ([2, 1, 0, 0], ['solved', 'solved', 'no solution', 'invalid'])
 
-    Every call leaves the problem's structure as built (``problem.check()`` passes). Calls may run
-    in threads at the same time (the kernel releases the GIL): a call finding the structure in use
-    (by another call or a search of the problem) works on its own copy.
+        Every call leaves the problem's structure as built (``problem.check()`` passes). Calls may run
+        in threads at the same time (the kernel releases the GIL): a call finding the structure in use
+        (by another call or a search of the problem) works on its own copy.
     """
 
     def __init__(self, problem: ExactCover, group_sizes: Sequence[int], *,
@@ -110,7 +111,7 @@ class Batch:
                            check_count(max_nodes, "max_nodes"), stop)
 
     def _solve(self, rows: np.ndarray, limit: int, max_nodes: int, stop: threading.Event | None) -> BatchResult:
-        """:meth:`solve` on arguments already checked (rows: C-contiguous uint8)."""
+        """[`solve`][sudoku.solve] on arguments already checked (rows: C-contiguous uint8)."""
         n = rows.shape[0]
         result = BatchResult(np.empty(rows.shape, np.uint8), np.empty(n, np.int64),
                              np.empty(n, np.int64), np.empty(n, np.uint8))
@@ -146,15 +147,16 @@ class Batch:
         but need not be minimal). This is how puzzles are made: a solution as the row, then its
         values taken away in a random order.
 
-        >>> from dlx import problems
-        >>> batch = Batch(problems.queens(4), [4, 4, 4, 4])
-        >>> batch.reduce([2, 4, 1, 3]).tolist()          # one queen fixes the other three
-        [0, 0, 0, 3]
+        Examples:
+            >>> from dlx import problems
+            >>> batch = Batch(problems.queens(4), [4, 4, 4, 4])
+            >>> batch.reduce([2, 4, 1, 3]).tolist()          # one queen fixes the other three
+            [0, 0, 0, 3]
 
-        A row without exactly one solution is a ValueError (so is a value out of range). Cost: a
-        search per unit: one call of the engine's reduction kernel (``Engine.reduce_row``; one
-        that keeps the values selected between searches selects none again per test), or a batch
-        row per test for an engine without one.
+            A row without exactly one solution is a ValueError (so is a value out of range). Cost: a
+            search per unit: one call of the engine's reduction kernel (``Engine.reduce_row``; one
+            that keeps the values selected between searches selects none again per test), or a batch
+            row per test for an engine without one.
         """
         values = self._values(np.asarray(row)[None, :])[0].copy()
         if units is None:

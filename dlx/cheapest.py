@@ -1,11 +1,12 @@
 """The ``k`` cheapest solutions of a problem whose options have costs (Knuth's DLX5).
 
-:class:`Cheapest` is one run of the search of :mod:`dlx.engines.dlx5`: an iterator over the
-solutions as they improve on the ``k`` best seen so far, each a :class:`Priced` ``(cost,
-options)``, exactly those DLX5 prints and in its order; it pauses at ``max_nodes``, on
-:meth:`Cheapest.stop` or Ctrl-C and goes on with :meth:`Cheapest.resume`. :func:`cheapest` runs one
-to the end (or splits it over threads) and returns the ``k`` best. Costs are the options' own
-(the taxes the search levies are added back).
+[`Cheapest`][dlx.cheapest.Cheapest] is one run of the search of [`dlx.engines.dlx5`][dlx.engines.dlx5]:
+an iterator over the solutions as they improve on the ``k`` best seen so far, each a
+[`Priced`][dlx.cheapest.Priced] ``(cost, options)``, exactly those DLX5 prints and in its order; it
+pauses at ``max_nodes``, on [`Cheapest.stop`][dlx.cheapest.Cheapest.stop] or Ctrl-C and goes on with
+[`Cheapest.resume`][dlx.cheapest.Cheapest.resume]. [`cheapest`][dlx.cheapest.cheapest] runs one to the
+end (or splits it over threads) and returns the ``k`` best. Costs are the options' own (the taxes the
+search levies are added back).
 """
 from __future__ import annotations
 
@@ -42,7 +43,7 @@ class Priced(NamedTuple):
 
 
 class Interrupted(KeyboardInterrupt):
-    """Ctrl-C during :func:`cheapest`: ``best`` holds the ``k`` best found so far (not proven
+    """Ctrl-C during [`cheapest`][dlx.cheapest.cheapest]: ``best`` holds the ``k`` best found so far (not proven
     best), ``stats`` what the search did."""
 
     def __init__(self, best: list[Priced], stats: SearchStats) -> None:
@@ -92,20 +93,22 @@ def check_k(k: int) -> int:
 
 class Cheapest(Iterator[Priced]):
     """One run of DLX5 on ``problem``, keeping the ``k`` cheapest solutions: iterate it for every
-    solution that beats the ``k``-th best found so far, as it is found (so the last ``k`` it yields
-    that survive are the best); :attr:`best` is the ``k`` best so far, cheapest first (ties in the
-    order found). ``lenthresh`` is Knuth's ``h``. Pauses at ``max_nodes`` nodes, on :meth:`stop`
-    and on Ctrl-C (KeyboardInterrupt leaves it paused and whole); :meth:`resume` goes on.
+    solution that beats the ``k``-th best found so far, as it is found (so the last ``k`` it yields that
+    survive are the best); [`best`][dlx.cheapest.Cheapest.best] is the ``k`` best so far, cheapest first
+    (ties in the order found). ``lenthresh`` is Knuth's ``h``. Pauses at ``max_nodes`` nodes, on
+    [`stop`][dlx.cheapest.Cheapest.stop] and on Ctrl-C (KeyboardInterrupt leaves it paused and whole);
+    [`resume`][dlx.cheapest.Cheapest.resume] goes on.
 
-    >>> from dlx import ExactCover
-    >>> ec = ExactCover([["a", "b"], ["a"], ["b"], ["b", "c"], ["c"]], costs=[5, 1, 3, 2, 2])
-    >>> run = ec.improving(k=2)
-    >>> list(run)
-    [Priced(cost=3, options=(1, 3)), Priced(cost=6, options=(1, 2, 4))]
-    >>> run.best, run.stats.nodes
-    ([Priced(cost=3, options=(1, 3)), Priced(cost=6, options=(1, 2, 4))], 6)
+    Examples:
+        >>> from dlx import ExactCover
+        >>> ec = ExactCover([["a", "b"], ["a"], ["b"], ["b", "c"], ["c"]], costs=[5, 1, 3, 2, 2])
+        >>> run = ec.improving(k=2)
+        >>> list(run)
+        [Priced(cost=3, options=(1, 3)), Priced(cost=6, options=(1, 2, 4))]
+        >>> run.best, run.stats.nodes
+        ([Priced(cost=3, options=(1, 3)), Priced(cost=6, options=(1, 2, 4))], 6)
 
-    Cost: the structure is built once per problem (O(entries log)); a run copies it.
+        Cost: the structure is built once per problem (O(entries log)); a run copies it.
     """
 
     def __init__(self, problem: Any, k: int = 1, *, max_nodes: int | None = None,
@@ -153,7 +156,7 @@ class Cheapest(Iterator[Priced]):
 
     @property
     def costs(self) -> list[int]:
-        """The costs of :attr:`best`: what DLX5 reports at the end."""
+        """The costs of [`best`][dlx.cheapest.Cheapest.best]: what DLX5 reports at the end."""
         return [priced.cost for priced in self.best]
 
     def __iter__(self) -> Cheapest:
@@ -167,7 +170,7 @@ class Cheapest(Iterator[Priced]):
         return self._found.popleft()
 
     def run(self) -> list[Priced]:
-        """Search to the end (or the budget, or a stop) and return :attr:`best`."""
+        """Search to the end (or the budget, or a stop) and return [`best`][dlx.cheapest.Cheapest.best]."""
         self._found.clear()
         self._lazy = False
         try:
@@ -180,7 +183,7 @@ class Cheapest(Iterator[Priced]):
 
     def step(self, solutions: int = 1) -> list[int]:
         """One call of the kernel, until ``solutions`` solutions or about ``TRADE`` updates: the
-        net costs of the solutions it found (a split search trades them, :func:`_split`)."""
+        net costs of the solutions it found (a split search trades them, `_split`)."""
         self._lazy = False
         try:
             self._batch = solutions
@@ -262,8 +265,9 @@ class Cheapest(Iterator[Priced]):
             self._found.append(priced)
 
     def check(self) -> None:
-        """Raise :class:`dlx.engines.base.StructureError` unless this run, having ended, left its
-        copy of the structure exactly as built (a paused run holds options applied)."""
+        """Raise [`dlx.engines.base.StructureError`][dlx.engines.base.StructureError] unless this run,
+        having ended, left its copy of the structure exactly as built (a paused run holds options
+        applied)."""
         if self._status == Status.COMPLETE and not self._state[FLOOR]:
             dlx5.check(self._links, structure(self.problem)[0])
 
@@ -286,7 +290,8 @@ class Cheapest(Iterator[Priced]):
 
 def cheapest(problem: Any, k: int = 1, *, max_nodes: int | None = None, jobs: int | None = 1,
              lenthresh: int = dlx5.LENTHRESH) -> list[Priced]:
-    """The ``k`` cheapest solutions of ``problem``, cheapest first (see :meth:`ExactCover.cheapest`)."""
+    """The ``k`` cheapest solutions of ``problem``, cheapest first (see
+    [`ExactCover.cheapest`][dlx.model.ExactCover.cheapest])."""
     if jobs == 1:
         run = Cheapest(problem, k, max_nodes=max_nodes, lenthresh=lenthresh)
         try:

@@ -146,7 +146,7 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 
 def _memo(problem: ExactCover, args: argparse.Namespace, draw: Draw | None, shown: int | None) -> int:
-    """``--memo`` and ``--zdd OUT``: the ZDD of every solution (:meth:`ExactCover.zdd`), then its
+    """``--memo`` and ``--zdd OUT``: the ZDD of every solution ([`ExactCover.zdd`][dlx.model.ExactCover.zdd]), then its
     count, its solutions or its file."""
     from .memo import TooLarge, check_engine
     refused = [flag for flag, given in (("--dask", args.dask is not None), ("--trace", args.trace),
@@ -261,13 +261,14 @@ def _cheapest(problem: ExactCover, args: argparse.Namespace, draw: Draw | None, 
 def optimum_costs(costs: list[int]) -> str:
     """The K best costs in the words of Knuth's DLX5 (repeated costs once, with their number).
 
-    >>> print(optimum_costs([7]), end="")
-    The optimum cost is $7
-    >>> print(optimum_costs([3, 5, 5, 9]), end="")
-    The optimum costs are:
-     $3
-     $5 (repeated 2 times)
-     $9
+    Examples:
+        >>> print(optimum_costs([7]), end="")
+        The optimum cost is $7
+        >>> print(optimum_costs([3, 5, 5, 9]), end="")
+        The optimum costs are:
+         $3
+         $5 (repeated 2 times)
+         $9
     """
     if not costs:
         return "No solution.\n"
@@ -356,19 +357,20 @@ class _Progress:
 def progress_line(solutions: int, nodes: int) -> str:
     """What the progress line says.
 
-    >>> progress_line(1, 12345678)
-    '1 solution, 12,345,678 nodes so far'
+    Examples:
+        >>> progress_line(1, 12345678)
+        '1 solution, 12,345,678 nodes so far'
     """
     return f"{solutions:,} solution{'' if solutions == 1 else 's'}, {nodes:,} nodes so far"
 
 
 def entry() -> NoReturn:
-    """The ``dlx`` command (and ``python -m dlx``): :func:`main`, then :func:`exit_now`."""
+    """The ``dlx`` command (and ``python -m dlx``): `main`, then `exit_now`."""
     exit_now(main)
 
 
 def _split(problem: ExactCover, args: argparse.Namespace, shown: int | None) -> SearchStats:
-    """The search on threads or Dask (:mod:`dlx.parallel`); prints what it found, returns stats."""
+    """The search on threads or Dask ([`dlx.parallel`][dlx.parallel]); prints what it found, returns stats."""
     from . import parallel
     result = parallel.run(problem, jobs=args.jobs or None, client=args.dask, collect=not args.count,
                           limit=args.limit, max_nodes=args.max_nodes, engine=args.engine, seed=args.seed,

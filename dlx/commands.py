@@ -129,7 +129,7 @@ def whole_number(minimum: int):
 
 class IntermixedParser(argparse.ArgumentParser):
     """A parser that takes arguments and flags in any order (``sudoku solve a.txt --quiet b.txt``,
-    ``dlx queens --count 8``), as :meth:`argparse.ArgumentParser.parse_intermixed_args` does, also
+    ``dlx queens --count 8``), as `argparse.ArgumentParser.parse_intermixed_args` does, also
     as a subcommand's parser (argparse hands a subcommand its words through ``parse_known_args``)."""
 
     _mixing = False

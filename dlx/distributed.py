@@ -108,7 +108,7 @@ def _local_cluster(distributed: Any) -> Any:
 
 
 def _probe(address: str, timeout: float) -> None:
-    """Raise :class:`Unreachable` unless a Dask scheduler answers at ``address`` within
+    """Raise `Unreachable` unless a Dask scheduler answers at ``address`` within
     ``timeout`` seconds. The client's own connect waits for ever on a server that accepts the
     connection and never answers (an HTTP server: the dashboard's port, given by mistake), so
     the handshake is bounded here, in an event loop of its own."""
@@ -180,7 +180,7 @@ def search_task(problem: Any, engine: str, piece: Piece, collect: bool, max_node
 def run(problem: Any, engine: str, client: Any, *, collect: bool, limit: int, max_nodes: int,
         order: np.ndarray | None = None,
         progress: bool = False) -> Result:
-    """The search of ``problem`` as Dask tasks: :func:`dlx.pieces.split_for` cuts it into
+    """The search of ``problem`` as Dask tasks: [`dlx.pieces.split_for`][dlx.pieces.split_for] cuts it into
     ``TASKS_PER_THREAD`` pieces per worker thread; each piece is a task with the budget that is
     left, and the search ends (the rest cancelled) once ``limit`` solutions or ``max_nodes`` nodes
     are reached; the nodes of the tasks done then are counted, so they may pass the budget by

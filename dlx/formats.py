@@ -44,17 +44,18 @@ def read_dlx(source: str | bytes | os.PathLike | IO) -> ExactCover:
     """Read a problem in Knuth's DLX format from a path, ``"-"`` (standard input) or an open file
     (text or binary).
 
-    >>> import io
-    >>> ec = read_dlx(io.StringIO("| a comment\\na b c | x\\na x\\nb c\\na b c\\n"))
-    >>> ec
-    ExactCover(4 items (3 primary, 1 secondary), 3 options)
-    >>> ec.option(0)
-    ('a', 'x')
+    Examples:
+        >>> import io
+        >>> ec = read_dlx(io.StringIO("| a comment\\na b c | x\\na x\\nb c\\na b c\\n"))
+        >>> ec
+        ExactCover(4 items (3 primary, 1 secondary), 3 options)
+        >>> ec.option(0)
+        ('a', 'x')
 
-    Every malformed line is a ProblemError naming the file and the line; a file that cannot be
-    opened raises what :func:`open` raises (FileNotFoundError, PermissionError: an OSError). Lines end at LF, from
-    every source, as in Knuth's programs: a CR is a blank (a text file's newline setting is made
-    ``"\\n"`` to that end; one already read from that split a line at a CR is refused).
+        Every malformed line is a ProblemError naming the file and the line; a file that cannot be
+        opened raises what `open` raises (FileNotFoundError, PermissionError: an OSError). Lines end at LF, from
+        every source, as in Knuth's programs: a CR is a blank (a text file's newline setting is made
+        ``"\\n"`` to that end; one already read from that split a line at a CR is refused).
     """
     if isinstance(source, str) and source == "-":
         if sys.stdin is None:
@@ -225,14 +226,15 @@ def write_dlx(problem: ExactCover, target: str | bytes | os.PathLike | IO) -> st
     items (Knuth's programs skip it; ``read_dlx`` warns and keeps it), an empty one is the comment
     ``EMPTY_OPTION``.
 
-    >>> import io
-    >>> out = io.StringIO()
-    >>> _ = write_dlx(ExactCover([["a", "x"], ["b"]], secondary=["x"]), out)
-    >>> print(out.getvalue(), end="")
-    | dlx ... 2 items and 1 secondary, 2 options
-    a b | x
-    a x
-    b
+    Examples:
+        >>> import io
+        >>> out = io.StringIO()
+        >>> _ = write_dlx(ExactCover([["a", "x"], ["b"]], secondary=["x"]), out)
+        >>> print(out.getvalue(), end="")
+        | dlx ... 2 items and 1 secondary, 2 options
+        a b | x
+        a x
+        b
     """
     text = _dlx_text(problem)
     if not isinstance(target, (str, bytes, os.PathLike)):
@@ -259,7 +261,7 @@ class _Terminated(BaseException):
 @contextlib.contextmanager
 def _terminate_after_cleaning_up() -> Iterator[None]:
     """While the block runs, a SIGTERM whose action is the default (to end the process at once)
-    raises :class:`_Terminated` instead, so that the block's cleanup runs; then the process ends
+    raises `_Terminated` instead, so that the block's cleanup runs; then the process ends
     by the signal after all, as it would have. Only the main thread can handle signals, and a
     handler someone installed is left alone."""
     if (threading.current_thread() is not threading.main_thread()

@@ -31,7 +31,7 @@ function of the key again.
 ``(option, lo, hi)`` in the order tried, ``hi`` the ZDD of the state after that option, ``lo`` the
 rest of the chain; options that led nowhere make no node, so every node's ``hi`` has a solution.
 
-The search is an iterative state machine whose state lives in arrays (:class:`Builder`), so it
+The search is an iterative state machine whose state lives in arrays ([`Builder`][dlx.memo.Builder]), so it
 returns to Python every ``WORK`` options tried (where Ctrl-C is noticed), and whenever the ZDD or
 the memo needs more room: Python grows the arrays, after checking them against the caller's
 bounds (nodes, bytes), and calls it again.
@@ -413,7 +413,7 @@ class TooLarge(MemoryError):
 
 class Room:
     """The bytes that the memoised searches of one build may hold together: the caller's
-    ``max_bytes``, shared by every thread's :class:`Builder`. An array is paid for before it is
+    ``max_bytes``, shared by every thread's [`Builder`][dlx.memo.Builder]. An array is paid for before it is
     made, and while an array grows the old one and the new one are both paid for (both are alive
     during the copy), so the bound holds at every moment, not only between steps."""
 
@@ -423,7 +423,7 @@ class Room:
         self._lock = threading.Lock()
 
     def take(self, more: int, what: str) -> None:
-        """Pay for ``more`` bytes, or raise :class:`TooLarge` (``what``: how far the search got)."""
+        """Pay for ``more`` bytes, or raise [`TooLarge`][dlx.memo.TooLarge] (``what``: how far the search got)."""
         with self._lock:
             if self.used + more > self.limit:
                 raise TooLarge(f"the memo and the ZDD need more than max_bytes={self.limit:,} bytes ({what}); "
@@ -436,7 +436,7 @@ class Room:
 
 
 class Stopped(Exception):
-    """A search stopped by :meth:`Builder.stop` (another thread's Ctrl-C)."""
+    """A search stopped by [`Builder.stop`][dlx.memo.Builder.stop] (another thread's Ctrl-C)."""
 
 
 @dataclass(frozen=True)
@@ -477,10 +477,10 @@ _warmed: list[bool] = []
 
 class Builder:
     """One memoised search of a problem (``Options``, as the engines read it), from start to the
-    ZDD's arrays. ``max_nodes`` bounds the ZDD's nodes and ``room`` (a :class:`Room`, shared by
+    ZDD's arrays. ``max_nodes`` bounds the ZDD's nodes and ``room`` (a `Room`, shared by
     the builders of one build) the memory of every array the search makes; past either, it raises
-    :class:`TooLarge`, before the array is made. ``key``: start from the state with that key (a
-    frontier state of another search) instead of the problem's start. :meth:`release` gives its
+    [`TooLarge`][dlx.memo.TooLarge], before the array is made. ``key``: start from the state with that key (a
+    frontier state of another search) instead of the problem's start. [`release`][dlx.memo.Builder.release] gives its
     bytes back to the room."""
 
     def __init__(self, problem: Options, *, max_nodes: int, room: Room, key: np.ndarray | None = None) -> None:
@@ -588,7 +588,7 @@ class Builder:
         return sum(a.nbytes for a in (self.zvar, self.zlo, self.zhi, self.keys, self.vals, self.table))
 
     def stop(self) -> None:
-        """Ask :meth:`run` (in another thread) to end with :class:`Stopped` within ``WORK`` tries."""
+        """Ask [`run`][dlx.memo.Builder.run] (in another thread) to end with `Stopped` within ``WORK`` tries."""
         self.stopped = True
 
     def release(self) -> None:
@@ -628,8 +628,8 @@ class Builder:
 
     def run(self) -> tuple[int, MemoStats]:
         """Search to the end; the root of the ZDD (a node of ``zvar``/``zlo``/``zhi``, or a sink)
-        and the statistics. Raises :class:`TooLarge` past a bound; Ctrl-C stops it within
-        ``WORK`` options tried (KeyboardInterrupt), :meth:`stop` with :class:`Stopped`."""
+        and the statistics. Raises [`TooLarge`][dlx.memo.TooLarge] past a bound; Ctrl-C stops it within
+        ``WORK`` options tried (KeyboardInterrupt), [`stop`][dlx.memo.Builder.stop] with `Stopped`."""
         started = time.perf_counter()
         while True:
             if self.stopped:
@@ -710,7 +710,7 @@ def build(problem: Options, *, max_nodes: int, max_bytes: int,
     is no smaller than one thread's); then the top is searched again with their answers in its
     memo. The solutions, their order and the count are one thread's.
 
-    ``max_bytes`` bounds every array of every search of the build at once (a :class:`Room`
+    ``max_bytes`` bounds every array of every search of the build at once (a `Room`
     shared by the threads), the ZDD's copies that outlive a search included."""
     room = Room(max_bytes)
     if jobs == 1:

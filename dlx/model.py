@@ -1,8 +1,8 @@
 """The problem as data: item names <-> ids, options in CSR form, validation. Immutable; pickles.
 
-An :class:`ExactCover` knows nothing of how it is searched: each engine builds its own structure
-from it when first asked (:mod:`dlx.engines`), and each search is a :class:`dlx.search.Search` that
-owns its state and its statistics.
+An [`ExactCover`][dlx.model.ExactCover] knows nothing of how it is searched: each engine builds its own
+structure from it when first asked ([`dlx.engines`][dlx.engines]), and each search is a
+[`dlx.search.Search`][dlx.search.Search] that owns its state and its statistics.
 """
 from __future__ import annotations
 
@@ -57,33 +57,34 @@ class ExactCover:
     appearance in the options. ``bounds`` maps a primary item to ``(lo, hi)`` (or ``k`` for
     ``(k, k)``): it must then be covered between ``lo`` and ``hi`` times (Knuth's DLX3); every other
     primary item exactly once. ``costs`` gives each option a nonnegative whole cost (Knuth's DLX5),
-    for :meth:`cheapest`; the other searches do not read them.
+    for [`cheapest`][dlx.cheapest]; the other searches do not read them.
 
-    >>> ec = ExactCover([["c", "e"], ["a", "d", "g"], ["b", "c", "f"], ["a", "d", "f"],
-    ...                  ["b", "g"], ["d", "e", "g"]])
-    >>> ec
-    ExactCover(7 items (7 primary, 0 secondary), 6 options)
-    >>> ec.items
-    ('c', 'e', 'a', 'd', 'g', 'b', 'f')
-    >>> ec.option(3)
-    ('a', 'd', 'f')
-    >>> ec.first()
-    (0, 3, 4)
-    >>> ec.count()
-    1
-    >>> ec.stats.nodes, ec.stats.updates, ec.stats.complete
-    (6, 30, True)
+    Examples:
+        >>> ec = ExactCover([["c", "e"], ["a", "d", "g"], ["b", "c", "f"], ["a", "d", "f"],
+        ...                  ["b", "g"], ["d", "e", "g"]])
+        >>> ec
+        ExactCover(7 items (7 primary, 0 secondary), 6 options)
+        >>> ec.items
+        ('c', 'e', 'a', 'd', 'g', 'b', 'f')
+        >>> ec.option(3)
+        ('a', 'd', 'f')
+        >>> ec.first()
+        (0, 3, 4)
+        >>> ec.count()
+        1
+        >>> ec.stats.nodes, ec.stats.updates, ec.stats.complete
+        (6, 30, True)
 
-    An option without a primary item can be part of no solution: it keeps its number but is left
-    out of the search, with a :class:`ProblemWarning` (as Knuth's programs warn and skip it).
+        An option without a primary item can be part of no solution: it keeps its number but is left
+        out of the search, with a [`ProblemWarning`][dlx.model.ProblemWarning] (as Knuth's programs warn and skip it).
 
-    The problem is immutable once built and pickles (names, options, colours and bounds; the
-    engines' structures are built again where it is unpickled). ``option_colours`` holds a colour
-    number per option entry (0: none; colour ``c`` is ``colours[c - 1]``), or is None when no entry
-    has a colour; ``bounds`` holds ``(lo, hi)`` per primary item, or is None when every one is
-    ``(1, 1)``. ``engine_input`` is what the engines build from: a read-only
-    :class:`dlx.engines.Options` record of the same options with those that no solution can use
-    emptied.
+        The problem is immutable once built and pickles (names, options, colours and bounds; the
+        engines' structures are built again where it is unpickled). ``option_colours`` holds a colour
+        number per option entry (0: none; colour ``c`` is ``colours[c - 1]``), or is None when no entry
+        has a colour; ``bounds`` holds ``(lo, hi)`` per primary item, or is None when every one is
+        ``(1, 1)``. ``engine_input`` is what the engines build from: a read-only
+        [`dlx.engines.Options`][dlx.engines.Options] record of the same options with those that no solution can use
+        emptied.
     """
 
     items: tuple[Hashable, ...]
@@ -139,31 +140,32 @@ class ExactCover:
     def from_matrix(cls, m: Any, secondary: int = 0, costs: Sequence[int] | None = None) -> ExactCover:
         """A problem from a 0/1 matrix: rows are options, columns are items (named by their
         numbers), the last ``secondary`` columns secondary; ``costs``, one per row (see
-        :meth:`cheapest`).
+        [`cheapest`][dlx.cheapest]).
 
         ``m`` is anything numpy makes a 2-D array of, or a scipy.sparse matrix or array in any
         format (it is never made dense). Every column is an item, used or not. A row without a
         primary item (an all-zero row, say) keeps its number but is never part of a solution, as
         Knuth drops such options. Solutions are row numbers.
 
-        >>> import numpy as np
-        >>> m = np.array([[0, 0, 1, 0, 1, 0, 0],
-        ...               [1, 0, 0, 1, 0, 0, 1],
-        ...               [0, 1, 1, 0, 0, 1, 0],
-        ...               [1, 0, 0, 1, 0, 1, 0],
-        ...               [0, 0, 0, 0, 0, 0, 0],
-        ...               [0, 1, 0, 0, 0, 0, 1],
-        ...               [0, 0, 0, 1, 1, 0, 1]])
-        >>> import warnings
-        >>> with warnings.catch_warnings(record=True) as caught:     # a warning, as on stderr
-        ...     warnings.simplefilter("always")
-        ...     ec = ExactCover.from_matrix(m)
-        >>> print(caught[0].message)
-        row 4: an option without a primary item, so no solution can use it; skipped (keeping its number)
-        >>> ec.first()
-        (0, 3, 5)
-        >>> ec.option(3)
-        (0, 3, 5)
+        Examples:
+            >>> import numpy as np
+            >>> m = np.array([[0, 0, 1, 0, 1, 0, 0],
+            ...               [1, 0, 0, 1, 0, 0, 1],
+            ...               [0, 1, 1, 0, 0, 1, 0],
+            ...               [1, 0, 0, 1, 0, 1, 0],
+            ...               [0, 0, 0, 0, 0, 0, 0],
+            ...               [0, 1, 0, 0, 0, 0, 1],
+            ...               [0, 0, 0, 1, 1, 0, 1]])
+            >>> import warnings
+            >>> with warnings.catch_warnings(record=True) as caught:     # a warning, as on stderr
+            ...     warnings.simplefilter("always")
+            ...     ec = ExactCover.from_matrix(m)
+            >>> print(caught[0].message)
+            row 4: an option without a primary item, so no solution can use it; skipped (keeping its number)
+            >>> ec.first()
+            (0, 3, 5)
+            >>> ec.option(3)
+            (0, 3, 5)
         """
         n_cols, start, ids = matrix_options(m, ProblemError)
         secondary = whole(secondary, "secondary")
@@ -229,8 +231,9 @@ class ExactCover:
 
     def prepared(self, engine: str) -> engines.Prepared:
         """The structure of engine ``engine`` (a name) for this problem, built from
-        :attr:`engine_input` on first use and kept in :attr:`structures`: in place for one run at a
-        time, copies for the others (:class:`dlx.engines.Prepared`)."""
+        [`engine_input`][dlx.engines.problem.Problem.engine_input] on first use and kept in
+        [`structures`][dlx.engines.problem.Problem.structures]: in place for one run at a
+        time, copies for the others (`dlx.engines.Prepared`)."""
         return self.structures.prepared(engine)
 
     def seeded(self, seed: int) -> tuple[ExactCover, np.ndarray, np.ndarray]:
@@ -253,10 +256,11 @@ class ExactCover:
 
     def with_costs(self, costs: Sequence[int] | None) -> ExactCover:
         """This problem with ``costs`` (one nonnegative whole number per option; None: none) in
-        place of its own, for :meth:`cheapest`.
+        place of its own, for [`cheapest`][dlx.cheapest].
 
-        >>> ExactCover([["a"], ["a"]]).with_costs([3, 1]).cheapest()
-        [Priced(cost=1, options=(1,))]
+        Examples:
+            >>> ExactCover([["a"], ["a"]]).with_costs([3, 1]).cheapest()
+            [Priced(cost=1, options=(1,))]
         """
         return ExactCover._from_ids(self.items, self.n_primary, self.option_start, self.option_items,
                                     self.option_colours, self.bounds, self.colours,
@@ -277,7 +281,7 @@ class ExactCover:
     @property
     def stats(self) -> SearchStats | None:
         """The statistics of the latest search this thread started on this problem (None before
-        the first). Each search keeps its own (:attr:`Search.stats`); this is a shortcut to the
+        the first). Each search keeps its own (`Search.stats`); this is a shortcut to the
         latest, as Knuth's programs report after a run."""
         return self.structures.stats
 
@@ -305,31 +309,36 @@ class ExactCover:
                trace: bool | Callable[[np.ndarray], None] = False, branching: str | None = None,
                heuristic: str | None = None) -> Search:
         """A search of this problem that pauses instead of ending: at ``limit`` solutions, at
-        ``max_nodes`` nodes, on :meth:`Search.stop` or Ctrl-C, and can go on with
-        :meth:`Search.resume`. Iterate it for solutions or call :meth:`Search.count`; close it (or
-        use ``with``) to put the links back at once.
+        ``max_nodes`` nodes, on [`Search.stop`][dlx.search.Search.stop] or Ctrl-C, and can go on with
+        [`Search.resume`][dlx.search.Search.resume]. Iterate it for solutions or call
+        [`Search.count`][dlx.search.Search.count]; close it (or use ``with``) to put the links back at
+        once.
 
-        >>> from dlx import problems
-        >>> with problems.queens(8).search(max_nodes=500) as run:
-        ...     first = run.count()
-        ...     status = run.status
-        ...     rest = run.resume(max_nodes=None).count()
-        >>> first, status, first + rest, run.stats.nodes     # the pieces add up to the whole run
-        (44, 'max_nodes', 92, 1049)
+        Examples:
+            >>> from dlx import problems
+            >>> with problems.queens(8).search(max_nodes=500) as run:
+            ...     first = run.count()
+            ...     status = run.status
+            ...     rest = run.resume(max_nodes=None).count()
+            >>> first, status, first + rest, run.stats.nodes     # the pieces add up to the whole run
+            (44, 'max_nodes', 92, 1049)
 
-        ``seed`` (a whole number) makes the search try options and break ties between items in a
-        random order drawn from it: the same seed, the same order; None (the default) is the
-        problem's own order, Knuth's. ``trace=True`` records every step of the run
-        (:attr:`Search.trace`, worded by :func:`dlx.tracing.lines`), or hands the steps to a
-        function as they come; the Dancing Links engine on a problem without colours or
-        multiplicities records traces (``"auto"`` then picks it).
+            ``seed`` (a whole number) makes the search try options and break ties between items in a
+            random order drawn from it: the same seed, the same order; None (the default) is the
+            problem's own order, Knuth's. ``trace=True`` records every step of the run
+            ([`Search.trace`][dlx.search.Search.trace], worded by
+            [`dlx.tracing.lines`][dlx.tracing.lines]), or hands the steps to a function as they come;
+            the Dancing Links engine on a problem without colours or multiplicities records traces
+            (``"auto"`` then picks it).
 
-        ``branching="binary"`` makes dancing cells branch on one option at a time (take it, or leave
-        it out and choose again: Knuth's SSXCC-BINARY; multiplicities always do, as SSMCC), and
-        ``heuristic`` steers the choice: ``"mrv"`` (fewest options, the default), ``"frb"`` (failure
-        rates) or ``"wtd"`` (weighted degrees), which imply binary branching (see
-        :mod:`dlx.engines.binary` and docs/engine.md). They apply to :meth:`first`, :meth:`solutions`
-        and :meth:`count` alike; the run's ``stats.engine`` names them (``"cells/binary/frb"``).
+            ``branching="binary"`` makes dancing cells branch on one option at a time (take it, or leave
+            it out and choose again: Knuth's SSXCC-BINARY; multiplicities always do, as SSMCC), and
+            ``heuristic`` steers the choice: ``"mrv"`` (fewest options, the default), ``"frb"`` (failure
+            rates) or ``"wtd"`` (weighted degrees), which imply binary branching (see
+            `dlx.engines.binary` and docs/engine.md). They apply to
+            [`first`][dlx.model.ExactCover.first], [`solutions`][dlx.model.ExactCover.solutions] and
+            [`count`][sudoku.count] alike; the run's ``stats.engine`` names them
+            (``"cells/binary/frb"``).
         """
         engine = engines.named(engine, branching, heuristic)
         return Search(self, limit=limit, max_nodes=max_nodes, engine=engine, seed=seed, trace=trace)
@@ -339,14 +348,15 @@ class ExactCover:
               heuristic: str | None = None) -> tuple[int, ...] | None:
         """The first solution found (option numbers, ascending), or None when there is none (or
         none within ``max_nodes`` nodes: ``stats.status`` tells which). With a ``seed``, a random
-        solution of sorts: the first in the order that seed draws (see :meth:`search`). With
-        ``jobs`` threads (None: one per core) or a Dask ``client`` (see :mod:`dlx.parallel`), the
+        solution of sorts: the first in the order that seed draws (see [`search`][dlx.search]). With
+        ``jobs`` threads (None: one per core) or a Dask ``client`` (see [`dlx.parallel`][dlx.parallel]), the
         first that any of them finds; the others stop.
 
-        >>> from dlx import problems
-        >>> queens = problems.queens(8)
-        >>> queens.first() == queens.first(seed=None), queens.first(seed=1) == queens.first(seed=1)
-        (True, True)
+        Examples:
+            >>> from dlx import problems
+            >>> queens = problems.queens(8)
+            >>> queens.first() == queens.first(seed=None), queens.first(seed=1) == queens.first(seed=1)
+            (True, True)
         """
         engine = engines.named(engine, branching, heuristic)
         if _split(jobs, client):
@@ -365,19 +375,20 @@ class ExactCover:
         Each solution is a tuple of option numbers in ascending order. The search runs only as far
         as the iterator is consumed; abandoning it early leaves the problem as it was. When the
         budget runs out the iterator ends and its ``stats.status`` is ``"max_nodes"``. The iterator
-        is a :class:`Search` that closes itself when it ends.
+        is a [`Search`][dlx.model.Search] that closes itself when it ends.
 
-        >>> ec = ExactCover([["a"], ["b"], ["a", "b"], ["b", "c"], ["c"]])
-        >>> list(ec.solutions())
-        [(0, 1, 4), (0, 3), (2, 4)]
-        >>> list(ec.solutions(limit=2))
-        [(0, 1, 4), (0, 3)]
+        Examples:
+            >>> ec = ExactCover([["a"], ["b"], ["a", "b"], ["b", "c"], ["c"]])
+            >>> list(ec.solutions())
+            [(0, 1, 4), (0, 3), (2, 4)]
+            >>> list(ec.solutions(limit=2))
+            [(0, 1, 4), (0, 3)]
 
-        With ``jobs`` threads (None: one per core) or a Dask ``client`` the search is split (see
-        :mod:`dlx.parallel`) and the solutions come when it is over, in the order one run gives
-        them (the Dancing Links engines; dancing cells gives the same solutions in another order).
-        A ``limit`` then stops it once that many are found, not necessarily one run's first.
-        ``branching`` and ``heuristic``: see :meth:`search`.
+            With ``jobs`` threads (None: one per core) or a Dask ``client`` the search is split (see
+            [`dlx.parallel`][dlx.parallel]) and the solutions come when it is over, in the order one run gives
+            them (the Dancing Links engines; dancing cells gives the same solutions in another order).
+            A ``limit`` then stops it once that many are found, not necessarily one run's first.
+            ``branching`` and ``heuristic``: see [`search`][dlx.search].
         """
         engine = engines.named(engine, branching, heuristic)
         if _split(jobs, client):
@@ -392,27 +403,28 @@ class ExactCover:
         """The number of solutions; counting stops at ``limit`` solutions or ``max_nodes`` search
         nodes. ``stats`` tells what it cost and whether the count is complete. With ``jobs``
         threads (None: one per core) or a Dask ``client``, the search is split (see
-        :mod:`dlx.parallel`): the same count, and with the Dancing Links engines the same nodes and
+        [`dlx.parallel`][dlx.parallel]): the same count, and with the Dancing Links engines the same nodes and
         updates; ``stats.seconds`` is then the wall time.
 
-        >>> from dlx import problems
-        >>> queens = problems.queens(10)
-        >>> queens.count(max_nodes=1000)          # a budget: the count so far, marked incomplete
-        55
-        >>> queens.stats.status, queens.stats.nodes
-        ('max_nodes', 1000)
-        >>> queens.count(), queens.stats.status
-        (724, 'complete')
+        Examples:
+            >>> from dlx import problems
+            >>> queens = problems.queens(10)
+            >>> queens.count(max_nodes=1000)          # a budget: the count so far, marked incomplete
+            55
+            >>> queens.stats.status, queens.stats.nodes
+            ('max_nodes', 1000)
+            >>> queens.count(), queens.stats.status
+            (724, 'complete')
 
-        ``memo=True`` counts through the ZDD of :meth:`zdd` (``max_nodes`` then bounds its nodes,
-        and ``jobs`` are its threads): every subproblem is solved once, so a count can be far
-        beyond what any search visits. ``stats`` is then left as it was; the ZDD's ``stats`` say
-        what the memoised search did.
+            ``memo=True`` counts through the ZDD of [`zdd`][dlx.zdd] (``max_nodes`` then bounds its nodes,
+            and ``jobs`` are its threads): every subproblem is solved once, so a count can be far
+            beyond what any search visits. ``stats`` is then left as it was; the ZDD's ``stats`` say
+            what the memoised search did.
 
-        >>> problems.dominoes(12, 12).count(memo=True)
-        53060477521960000
+            >>> problems.dominoes(12, 12).count(memo=True)
+            53060477521960000
 
-        ``branching`` and ``heuristic``: see :meth:`search`.
+            ``branching`` and ``heuristic``: see [`search`][dlx.search].
         """
         engine = engines.named(engine, branching, heuristic)
         if memo:
@@ -428,60 +440,63 @@ class ExactCover:
             return run.count()
 
     def zdd(self, *, max_nodes: int | None = None, max_bytes: int | None = None, jobs: int | None = 1) -> ZDD:
-        """A ZDD of all the solutions (:class:`dlx.zdd.ZDD`), built by a memoised search
-        (:mod:`dlx.memo`, Knuth's DLX6): exact counts of any size, the solutions in order, ranks,
+        """A ZDD of all the solutions ([`dlx.zdd.ZDD`][dlx.zdd.ZDD]), built by a memoised search
+        ([`dlx.memo`][dlx.memo], Knuth's DLX6): exact counts of any size, the solutions in order, ranks,
         uniform samples, Knuth's file format.
 
-        >>> from dlx import problems
-        >>> z = problems.dominoes(8, 8).zdd()
-        >>> z.count()
-        12988816
-        >>> z.stats.states < 20_000
-        True
+        Examples:
+            >>> from dlx import problems
+            >>> z = problems.dominoes(8, 8).zdd()
+            >>> z.count()
+            12988816
+            >>> z.stats.states < 20_000
+            True
 
-        The search keys each subproblem by the items left to cover (with the colours given to
-        secondary items and what each primary item may still take), stored whole, and solves each
-        once, choosing items as Dancing Links do.
-        ``max_nodes`` bounds the ZDD's nodes and ``max_bytes`` the memory of the memo and the ZDD
-        together (default: half the machine's memory); past either it raises
-        :class:`dlx.memo.TooLarge`, a MemoryError that says which. ``jobs`` threads (None or 0: one
-        per core) solve the states below the top of the search apart (:func:`dlx.memo.build`): the
-        same solutions in the same order, a ZDD no smaller. Cost: each state once (with threads, at
-        most once per thread), times the options tried there.
+            The search keys each subproblem by the items left to cover (with the colours given to
+            secondary items and what each primary item may still take), stored whole, and solves each
+            once, choosing items as Dancing Links do.
+            ``max_nodes`` bounds the ZDD's nodes and ``max_bytes`` the memory of the memo and the ZDD
+            together (default: half the machine's memory); past either it raises
+            [`dlx.memo.TooLarge`][dlx.memo.TooLarge], a MemoryError that says which. ``jobs`` threads (None or 0: one
+            per core) solve the states below the top of the search apart ([`dlx.memo.build`][dlx.memo.build]): the
+            same solutions in the same order, a ZDD no smaller. Cost: each state once (with threads, at
+            most once per thread), times the options tried there.
         """
         from .zdd import ZDD
         return ZDD.of(self.engine_input, max_nodes=max_nodes, max_bytes=max_bytes, jobs=jobs)
 
     def cheapest(self, k: int = 1, *, max_nodes: int | None = None, jobs: int | None = 1) -> list[Priced]:
         """The ``k`` cheapest solutions, cheapest first, as ``(cost, options)`` pairs
-        (:class:`dlx.cheapest.Priced`): Knuth's DLX5, minimum-cost exact cover. Each option costs
+        ([`dlx.cheapest.Priced`][dlx.cheapest.Priced]): Knuth's DLX5, minimum-cost exact cover. Each option costs
         what ``costs`` gave it (0 without); a solution costs its options' sum. Fewer than ``k``
         when there are fewer solutions; ties in the order DLX5 finds them.
 
-        >>> ec = ExactCover([["a", "b"], ["a"], ["b"], ["b", "c"], ["c"]], costs=[5, 1, 3, 2, 2])
-        >>> ec.cheapest()
-        [Priced(cost=3, options=(1, 3))]
-        >>> ec.cheapest(k=5)
-        [Priced(cost=3, options=(1, 3)), Priced(cost=6, options=(1, 2, 4)), Priced(cost=7, options=(0, 4))]
-        >>> ec.stats.nodes, ec.stats.updates
-        (7, 9)
+        Examples:
+            >>> ec = ExactCover([["a", "b"], ["a"], ["b"], ["b", "c"], ["c"]], costs=[5, 1, 3, 2, 2])
+            >>> ec.cheapest()
+            [Priced(cost=3, options=(1, 3))]
+            >>> ec.cheapest(k=5)
+            [Priced(cost=3, options=(1, 3)), Priced(cost=6, options=(1, 2, 4)), Priced(cost=7, options=(0, 4))]
+            >>> ec.stats.nodes, ec.stats.updates
+            (7, 9)
 
-        The search (:mod:`dlx.engines.dlx5`) branches on the item with the fewest options it can
-        still afford and abandons a partial solution as soon as it costs as much as the ``k``-th
-        best found so far: the figures in ``stats`` are DLX5's, node for node. ``max_nodes`` bounds
-        it (``stats.status`` then says ``"max_nodes"``, and the answer is the best found, not
-        proven); Ctrl-C raises :class:`dlx.cheapest.Interrupted` holding the best found so far.
-        ``jobs`` threads (None: one per core) split the search at its first level; the pieces share
-        the best costs they find as they go: the same ``k`` best costs, nodes of their own. :meth:`improving` is the run
-        itself, lazily. Colours work with costs; bounds (multiplicities) are refused.
+            The search ([`dlx.engines.dlx5`][dlx.engines.dlx5]) branches on the item with the fewest options it can
+            still afford and abandons a partial solution as soon as it costs as much as the ``k``-th
+            best found so far: the figures in ``stats`` are DLX5's, node for node. ``max_nodes`` bounds
+            it (``stats.status`` then says ``"max_nodes"``, and the answer is the best found, not
+            proven); Ctrl-C raises [`dlx.cheapest.Interrupted`][dlx.cheapest.Interrupted] holding the best found so far.
+            ``jobs`` threads (None: one per core) split the search at its first level; the pieces share
+            the best costs they find as they go: the same ``k`` best costs, nodes of their own.
+            [`improving`][dlx.model.ExactCover.improving] is the run itself, lazily. Colours work with costs; bounds
+            (multiplicities) are refused.
         """
         from .cheapest import cheapest
         return cheapest(self, k, max_nodes=max_nodes, jobs=jobs)
 
     def improving(self, k: int = 1, *, max_nodes: int | None = None) -> Cheapest:
-        """The run of :meth:`cheapest`, lazily: iterate it for each solution as DLX5 reports it
+        """The run of [`cheapest`][dlx.cheapest], lazily: iterate it for each solution as DLX5 reports it
         (every one that beats the ``k``-th best so far), pause it with a budget or
-        :meth:`~dlx.cheapest.Cheapest.stop` and resume it (:class:`dlx.cheapest.Cheapest`)."""
+        [`stop`][dlx.cheapest.Cheapest.stop] and resume it ([`dlx.cheapest.Cheapest`][dlx.cheapest.Cheapest])."""
         from .cheapest import Cheapest
         return Cheapest(self, k, max_nodes=max_nodes)
 
@@ -495,8 +510,9 @@ class ExactCover:
     def cost(self, options: Iterable[int]) -> int:
         """The total cost of the options numbered ``options`` (0 for a problem without costs).
 
-        >>> ExactCover([["a"], ["b"], ["a", "b"]], costs=[2, 3, 4]).cost([0, 1])
-        5
+        Examples:
+            >>> ExactCover([["a"], ["b"], ["a", "b"]], costs=[2, 3, 4]).cost([0, 1])
+            5
         """
         chosen = [whole(k, "an option number") for k in options]
         for k in chosen:
@@ -511,15 +527,17 @@ class ExactCover:
         option is never part of a solution, as in Knuth's programs). The verifier of the problem's
         definition, independent of every engine.
 
-        >>> ec = ExactCover([["a", "b"], ["b", ("x", "red")], ["a", ("x", "red")], ["a"]],
-        ...                 secondary=["x"])
-        >>> ec.is_solution([0]), ec.is_solution([1, 2]), ec.is_solution([1, 3]), ec.is_solution([0, 3])
-        (True, True, True, False)
+        Examples:
+            >>> ec = ExactCover([["a", "b"], ["b", ("x", "red")], ["a", ("x", "red")], ["a"]],
+            ...                 secondary=["x"])
+            >>> ec.is_solution([0]), ec.is_solution([1, 2]), ec.is_solution([1, 3]), ec.is_solution([0, 3])
+            (True, True, True, False)
 
-        With ``cost``, the options must also cost exactly that in all (:meth:`cost`), as a solution
-        that :meth:`cheapest` reports does.
+            With ``cost``, the options must also cost exactly that in all
+            ([`cost`][dlx.model.ExactCover.cost]), as a solution that [`cheapest`][dlx.cheapest] reports
+            does.
 
-        A number that is no option's is a ValueError. Cost: linear in the entries of ``options``.
+            A number that is no option's is a ValueError. Cost: linear in the entries of ``options``.
         """
         chosen = [whole(k, "an option number") for k in options]
         if cost is not None and self.cost(chosen) != cost:
@@ -596,9 +614,10 @@ class ExactCover:
                 f"{self.n_secondary} secondary), {self.n_options} options{extra})")
 
     def check(self) -> None:
-        """Raise :class:`dlx.engines.base.StructureError` unless every engine's structure is exactly
-        what it must be: as built, or, while a paused search holds it, as built with that search's
-        options applied (Knuth's ``sanity()``, made exact). Tests call this after every step."""
+        """Raise [`dlx.engines.base.StructureError`][dlx.engines.base.StructureError] unless every
+        engine's structure is exactly what it must be: as built, or, while a paused search holds it, as
+        built with that search's options applied (Knuth's ``sanity()``, made exact). Tests call this
+        after every step."""
         if not self.structures.built():
             self.prepared(engines.resolve(engines.DEFAULT, self.engine_input))
         for prepared in self.structures.built():
@@ -610,7 +629,7 @@ def _same(a: np.ndarray | None, b: np.ndarray | None) -> bool:
 
 
 def _split(jobs: int | None, client: Any) -> bool:
-    """Whether a search is for :mod:`dlx.parallel` (which checks ``jobs``): anything but one job."""
+    """Whether a search is for [`dlx.parallel`][dlx.parallel] (which checks ``jobs``): anything but one job."""
     return client is not None or type(jobs) is not int or jobs != 1
 
 
@@ -646,8 +665,8 @@ def _usable(start: np.ndarray, ids: np.ndarray, colours: np.ndarray | None,
 
 
 def warn_unusable(where: list[str]) -> None:
-    """One :class:`ProblemWarning` naming the options (``where``: "option 3", "line 7") that have no
-    primary item."""
+    """One [`ProblemWarning`][dlx.model.ProblemWarning] naming the options (``where``: "option 3", "line
+    7") that have no primary item."""
     if not where:
         return
     shown = ", ".join(where[:10]) + (f" and {len(where) - 10} more" if len(where) > 10 else "")

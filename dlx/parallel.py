@@ -2,16 +2,16 @@
 
 A *piece* is a path of moves (the engine's choice values for levels ``0..f-1``) and the subtree
 below it. A run with ``state[FLOOR] = f`` replays the path without counting it and searches the
-subtree; the try that opens the subtree is the piece's (see :mod:`dlx.engines.base`). Pieces come
+subtree; the try that opens the subtree is the piece's (see [`dlx.engines.base`][dlx.engines.base]). Pieces come
 two ways:
 
 * threads (``jobs=N``): one piece, the whole tree, starts. A run that sees threads idle and
-  nothing queued gives away what it has yet to try at its shallowest level that has anything
-  left (:meth:`Engine.untried`), one piece per move, and raises its own floor above that level.
-  So a skewed tree (pentominoes, Langford) is cut where the work is, as often as needed, and
-  nothing is searched twice. The kernels release the GIL; the threads share the problem and each
-  searches its own copy of the engine's structure.
-* Dask (``client=``): :func:`split` runs the top of the tree with a ceiling at the depth that gives
+  nothing queued gives away what it has yet to try at its shallowest level that has anything left
+  ([`Engine.untried`][dlx.engines.base.Engine.untried]), one piece per move, and raises its own floor
+  above that level. So a skewed tree (pentominoes, Langford) is cut where the work is, as often as
+  needed, and nothing is searched twice. The kernels release the GIL; the threads share the problem and
+  each searches its own copy of the engine's structure.
+* Dask (``client=``): [`split`][dlx.parallel.split] runs the top of the tree with a ceiling at the depth that gives
   a few pieces per worker thread, and each piece is a task. The problem is scattered once; a task
   builds the engine's structure in the worker (numba loads the kernels from its cache there).
 
@@ -191,7 +191,7 @@ class _Pool:
 
 class Interrupted(KeyboardInterrupt):
     """Ctrl-C during a search on threads: ``so_far`` is what the threads had done when they
-    stopped (a :class:`Result` whose count is a lower bound, status "stopped")."""
+    stopped (a [`Result`][dlx.parallel.Result] whose count is a lower bound, status "stopped")."""
 
     def __init__(self, so_far: Result) -> None:
         super().__init__()
@@ -206,7 +206,7 @@ def run(problem: Problem, *, jobs: int | None = None, client: Any = None, collec
     ``limit`` stops the search once that many solutions are found (with several threads, not
     necessarily one run's first ones); ``max_nodes`` is a budget for the whole search. The stats
     (also ``problem.stats``) are the pieces' added up; ``seconds`` is the wall time. Ctrl-C on
-    threads raises :class:`Interrupted` (a KeyboardInterrupt) holding the count so far."""
+    threads raises [`Interrupted`][dlx.parallel.Interrupted] (a KeyboardInterrupt) holding the count so far."""
     limit = check_count(limit, "limit")
     max_nodes = check_count(max_nodes, "max_nodes")
     structures = problem.structures

@@ -1,12 +1,12 @@
-"""A search cut into pieces that add up to one run: what threads (:mod:`dlx.parallel`) and Dask
-(:mod:`dlx.distributed`) both search.
+"""A search cut into pieces that add up to one run: what threads ([`dlx.parallel`][dlx.parallel]) and Dask
+(`dlx.distributed`) both search.
 
 A *piece* is a path of moves (the engine's choice values for levels ``0..f-1``) and the subtree
 below it. A run with ``state[FLOOR] = f`` replays the path without counting it and searches the
-subtree; the try that opens the subtree is the piece's (see :mod:`dlx.engines.base`). A run that
-searches a piece can give away what it has yet to try (:func:`gift`), and :func:`split` cuts the
+subtree; the try that opens the subtree is the piece's (see [`dlx.engines.base`][dlx.engines.base]). A run that
+searches a piece can give away what it has yet to try (`gift`), and [`split`][dlx.pieces.split] cuts the
 top of the tree at a depth. Every piece has a key that orders it in the tree (a run's own solutions
-come before what it gave away, and deeper gifts before shallower ones), so :func:`merge` gives the
+come before what it gave away, and deeper gifts before shallower ones), so [`merge`][dlx.pieces.merge] gives the
 solutions in the order one run finds them. With the Dancing Links engines the pieces' nodes and
 updates, plus the split's own, add up exactly to one run's; dancing cells' pieces find the same
 solutions in another order, counted otherwise.
@@ -33,7 +33,7 @@ SLICE = 1 << 22
 #: A run's first kernel call spends this many updates, and each next one twice as many up to
 #: ``SLICE``: so a short search is cut for the idle threads at once, and a long one rarely returns.
 FIRST_SLICE = 1 << 14
-#: Dask tasks per worker thread (:func:`split_for`): enough that one slow piece does not leave the others idle.
+#: Dask tasks per worker thread (`split_for`): enough that one slow piece does not leave the others idle.
 TASKS_PER_THREAD = 8
 #: The deepest split tried when looking for enough Dask tasks.
 MAX_SPLIT_DEPTH = 12
@@ -197,10 +197,11 @@ def split(problem: Problem, depth: int, *, engine: str = engines.DEFAULT,
     the solutions found above it (as outcomes keyed among the pieces), with the split's own
     stats: these plus the pieces' add up to one run's. Cost: the search of the tree's top levels.
 
-    >>> from dlx import problems
-    >>> pieces, above, stats = split(problems.queens(8), 1, engine="dlx")
-    >>> len(pieces), stats.nodes
-    (8, 1)
+    Examples:
+        >>> from dlx import problems
+        >>> pieces, above, stats = split(problems.queens(8), 1, engine="dlx")
+        >>> len(pieces), stats.nodes
+        (8, 1)
     """
     name = engines.resolve(engine, problem.engine_input)
     return split_on(problem.structures.prepared(name), depth, collect=collect, name=name)
@@ -208,7 +209,7 @@ def split(problem: Problem, depth: int, *, engine: str = engines.DEFAULT,
 
 def split_on(prepared: engines.Prepared, depth: int, *, collect: bool = False,
              name: str | None = None) -> tuple[list[Piece], list[Outcome], SearchStats]:
-    """:func:`split` on the structure of one engine (``name``: what the stats call it, by default
+    """[`split`][dlx.pieces.split] on the structure of one engine (``name``: what the stats call it, by default
     the engine's own name)."""
     eng = prepared.engine
     name = name or eng.name
@@ -245,7 +246,7 @@ def split_on(prepared: engines.Prepared, depth: int, *, collect: bool = False,
 
 def split_for(problem: Problem, tasks: int, *, engine: str = engines.DEFAULT,
               collect: bool = False) -> tuple[int, list[Piece], list[Outcome], SearchStats]:
-    """:func:`split` at the least depth that gives at least ``tasks`` pieces (or the deepest tried,
+    """[`split`][dlx.pieces.split] at the least depth that gives at least ``tasks`` pieces (or the deepest tried,
     ``MAX_SPLIT_DEPTH``, or a depth where the whole tree lies above)."""
     depth = 1
     while True:

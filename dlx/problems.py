@@ -4,13 +4,14 @@ They are the engine's test bed and benchmarks, and examples of how to state a pr
 N queens, Langford pairs and pentomino packings; with colours (Knuth's XCC), word squares and
 graceful labellings; with multiplicities (MCC), k queens and packings with several copies of a piece.
 
->>> from dlx import problems
->>> problems.queens(8).count()
-92
->>> problems.langford(7).count()     # each pair counted once (mirror images dropped)
-26
->>> problems.pentominoes(3, 20, symmetric=True).count()   # 2 packings, 4 images each
-8
+Examples:
+    >>> from dlx import problems
+    >>> problems.queens(8).count()
+    92
+    >>> problems.langford(7).count()     # each pair counted once (mirror images dropped)
+    26
+    >>> problems.pentominoes(3, 20, symmetric=True).count()   # 2 packings, 4 images each
+    8
 """
 from __future__ import annotations
 
@@ -38,8 +39,9 @@ def queens(n: int) -> ExactCover:
     Diagonals of one square are left out, as in Knuth's ``queens-dlx``. Option ``n*r + c`` is the
     queen on row r, column c.
 
-    >>> queens(4).option(1)
-    ('r0', 'c1', 'a1', 'b4')
+    Examples:
+        >>> queens(4).option(1)
+        ('r0', 'c1', 'a1', 'b4')
     """
     n = whole(n, "queens' n", 1)
     middle = n // 2
@@ -178,7 +180,7 @@ def _mirror_on_middle_line(rows: int, cols: int) -> Callable | None:
 
 # --- colours (XCC) and multiplicities (MCC)
 
-#: Three-letter words for :func:`word_squares` (a small list built in code, as Knuth's examples are).
+#: Three-letter words for `word_squares` (a small list built in code, as Knuth's examples are).
 WORDS3 = ("ace", "act", "age", "ago", "aid", "aim", "air", "ale", "all", "and", "ant", "ape", "arc",
           "are", "arm", "art", "ash", "ask", "ate", "awe", "bad", "bag", "ban", "bar", "bat", "bed",
           "bee", "beg", "bet", "bid", "big", "bit", "boa", "bow", "can", "cap", "car", "cat", "ear",
@@ -196,8 +198,9 @@ def word_squares(words: Sequence[str] = WORDS3) -> ExactCover:
     ``k`` (< ``n * len(words)``) is word ``k % len(words)`` in row ``k // len(words)``; the columns'
     options follow.
 
-    >>> word_squares(["ab", "ba"]).count()      # ab/ba and ba/ab
-    2
+    Examples:
+        >>> word_squares(["ab", "ba"]).count()      # ab/ba and ba/ab
+        2
     """
     words = list(dict.fromkeys(words))
     if not words or len({len(w) for w in words}) != 1 or not words[0]:
@@ -220,8 +223,9 @@ def graceful(edges: Sequence[tuple[Hashable, Hashable]]) -> ExactCover:
     label ``l*``, coloured by the vertex that has it, so no two vertices share one. Edge ``k``'s
     options are its labellings ``(a, b)``, ``a != b``, in order. Each solution is one labelling.
 
-    >>> graceful([(0, 1), (1, 2)]).count()        # the path of 3 vertices: 0-2-1, 1-0-2, mirrored
-    4
+    Examples:
+        >>> graceful([(0, 1), (1, 2)]).count()        # the path of 3 vertices: 0-2-1, 1-0-2, mirrored
+        4
     """
     edges = [cast(tuple[Hashable, Hashable], tuple(edge)) for edge in edges]
     m = len(edges)
@@ -242,12 +246,13 @@ def graceful(edges: Sequence[tuple[Hashable, Hashable]]) -> ExactCover:
 
 
 def k_queens(n: int, k: int) -> ExactCover:
-    """Place ``k`` queens on an ``n`` x ``n`` board, no two attacking each other: :func:`queens`
+    """Place ``k`` queens on an ``n`` x ``n`` board, no two attacking each other: [`queens`][dlx.problems.queens]
     with every row and column covered 0 or 1 times (``0:1``) and one more item, ``Q``, in every
     option and covered exactly ``k`` times.
 
-    >>> k_queens(4, 2).count()
-    44
+    Examples:
+        >>> k_queens(4, 2).count()
+        44
     """
     n, k = whole(n, "k_queens' n", 1), whole(k, "k_queens' k", 1)
     board = queens(n)
@@ -275,8 +280,9 @@ def packing(rows: int, cols: int, pieces: Mapping[str, Sequence[tuple[int, int]]
     bounds. Every placement of every orientation is an option, piece name first. (Below: two I's
     lying down, or two O's side by side.)
 
-    >>> packing(2, 4, {"O": TETROMINOES["O"], "I": TETROMINOES["I"]}, {"O": (0, 2), "I": (0, 2)}).count()
-    2
+    Examples:
+        >>> packing(2, 4, {"O": TETROMINOES["O"], "I": TETROMINOES["I"]}, {"O": (0, 2), "I": (0, 2)}).count()
+        2
     """
     rows, cols = whole(rows, "rows", 1), whole(cols, "cols", 1)
     cells = [f"{_name(r)}{_name(c)}" for r in range(rows) for c in range(cols)]
@@ -294,12 +300,13 @@ def packing(rows: int, cols: int, pieces: Mapping[str, Sequence[tuple[int, int]]
 def dominoes(rows: int, cols: int, *, monomers: bool = False) -> ExactCover:
     """Tile a ``rows`` x ``cols`` board with dominoes: the cells ``RC`` are the items, each
     placement of a domino an option (across first, row by row). The 8x8 board has 12,988,816
-    tilings (OEIS A004003), too many to list but few ZDD nodes (:meth:`ExactCover.zdd`). With
+    tilings (OEIS A004003), too many to list but few ZDD nodes ([`ExactCover.zdd`][dlx.model.ExactCover.zdd]). With
     ``monomers``, a cell may also be a piece of its own (options ``RC`` first): monomer-dimer
     tilings (OEIS A028420).
 
-    >>> dominoes(2, 3).count(), dominoes(4, 4).count(), dominoes(3, 3, monomers=True).count()
-    (3, 36, 131)
+    Examples:
+        >>> dominoes(2, 3).count(), dominoes(4, 4).count(), dominoes(3, 3, monomers=True).count()
+        (3, 36, 131)
     """
     rows, cols = whole(rows, "rows", 1), whole(cols, "cols", 1)
     cell = [[f"{_name(r)}{_name(c)}" for c in range(cols)] for r in range(rows)]
@@ -318,8 +325,9 @@ def latin_squares(n: int) -> ExactCover:
     ``rRC cRS xCS`` (cell filled, symbol once in its row, once in its column). Order 4 has 576,
     order 5 161,280 (OEIS A002860).
 
-    >>> latin_squares(3).count()
-    12
+    Examples:
+        >>> latin_squares(3).count()
+        12
     """
     n = whole(n, "n", 1)
     options = [[f"r{_name(r)}{_name(c)}", f"c{_name(r)}{_name(s)}", f"x{_name(c)}{_name(s)}"]
@@ -331,11 +339,12 @@ def latin_squares(n: int) -> ExactCover:
 
 
 def weighted_queens(n: int, seed: int = 0) -> ExactCover:
-    """:func:`queens` with a cost on every square, 0..99 drawn from ``seed`` (numpy's PCG64): the
-    cheapest placements of ``n`` queens (:meth:`ExactCover.cheapest`).
+    """[`queens`][dlx.problems.queens] with a cost on every square, 0..99 drawn from ``seed`` (numpy's PCG64): the
+    cheapest placements of ``n`` queens ([`ExactCover.cheapest`][dlx.model.ExactCover.cheapest]).
 
-    >>> weighted_queens(8).cheapest()[0].cost
-    263
+    Examples:
+        >>> weighted_queens(8).cheapest()[0].cost
+        263
     """
     n = whole(n, "queens' n", 1)
     return queens(n).with_costs(_draw(seed, 100, n * n))
@@ -347,8 +356,9 @@ def set_partitioning(n_items: int, n_options: int, seed: int = 0, *, largest: in
     (so a long option is not free), a few of them a hidden partition, so that a solution exists.
     The classic form of minimum-cost exact cover (crew scheduling, assignment).
 
-    >>> set_partitioning(12, 40).cheapest()[0].cost
-    77
+    Examples:
+        >>> set_partitioning(12, 40).cheapest()[0].cost
+        77
     """
     import numpy as np
 
@@ -377,8 +387,9 @@ def assignment(n: int, seed: int = 0) -> ExactCover:
     ``n*w + j`` gives job j to worker w at a cost of 0..99 drawn from ``seed`` (numpy's PCG64). Its
     cheapest solution is what the Hungarian method finds (scipy's ``linear_sum_assignment``).
 
-    >>> assignment(4).cheapest()[0]
-    Priced(cost=110, options=(3, 6, 8, 13))
+    Examples:
+        >>> assignment(4).cheapest()[0]
+        Priced(cost=110, options=(3, 6, 8, 13))
     """
     n = whole(n, "n", 1)
     options = [[f"w{w}", f"j{j}"] for w in range(n) for j in range(n)]
@@ -386,11 +397,13 @@ def assignment(n: int, seed: int = 0) -> ExactCover:
 
 
 def weighted_pentominoes(rows: int = 6, cols: int = 10, seed: int = 0) -> ExactCover:
-    """:func:`pentominoes` where each piece pays a weight for each cell it covers, 0..9 per piece and
-    cell drawn from ``seed`` (numpy's PCG64): the cheapest packings say which piece goes where.
+    """[`pentominoes`][dlx.problems.pentominoes] where each piece pays a weight for each cell it covers,
+    0..9 per piece and cell drawn from ``seed`` (numpy's PCG64): the cheapest packings say which piece
+    goes where.
 
-    >>> weighted_pentominoes(3, 20).cheapest()[0].cost
-    315
+    Examples:
+        >>> weighted_pentominoes(3, 20).cheapest()[0].cost
+        315
     """
     plain = pentominoes(rows, cols)
     area = len(plain.items) - len(PENTOMINOES) - plain.n_secondary
@@ -405,12 +418,13 @@ def weighted_pentominoes(rows: int = 6, cols: int = 10, seed: int = 0) -> ExactC
 
 
 def weighted_graceful(edges: Sequence[tuple[Hashable, Hashable]]) -> ExactCover:
-    """:func:`graceful` where labelling an edge ``(a, b)`` costs ``a + b``: the cheapest labellings
+    """[`graceful`][dlx.problems.graceful] where labelling an edge ``(a, b)`` costs ``a + b``: the cheapest labellings
     put low labels on the vertices of high degree (a vertex pays its label once per edge).
     Colours and costs together (Knuth's DLX5 extends DLX2).
 
-    >>> weighted_graceful([(0, 1), (1, 2), (1, 3)]).cheapest()[0].cost
-    6
+    Examples:
+        >>> weighted_graceful([(0, 1), (1, 2), (1, 3)]).cheapest()[0].cost
+        6
     """
     plain = graceful(edges)
     m = len(edges)
@@ -426,12 +440,12 @@ def _draw(seed: int, high: int, size: int) -> list[int]:
 
 
 def _number(text: str) -> int:
-    """The number of one of :func:`_name`'s names."""
+    """The number of one of `_name`'s names."""
     return int(text[1:-1]) if text.startswith("(") else _DIGITS.index(text)
 
 
 def _split_name(name: str) -> tuple[int, ...]:
-    """The numbers in a name made of :func:`_name` parts (``"3a"`` -> (3, 10), ``"(40)1"`` -> (40, 1))."""
+    """The numbers in a name made of `_name` parts (``"3a"`` -> (3, 10), ``"(40)1"`` -> (40, 1))."""
     parts, k = [], 0
     while k < len(name):
         end = name.index(")", k) + 1 if name[k] == "(" else k + 1
@@ -441,13 +455,14 @@ def _split_name(name: str) -> tuple[int, ...]:
 
 
 def draw_queens(problem: ExactCover, solution: Sequence[int]) -> str:
-    """A board of :func:`queens`: ``Q`` for a queen, ``.`` for an empty square.
+    """A board of [`queens`][dlx.problems.queens]: ``Q`` for a queen, ``.`` for an empty square.
 
-    >>> print(draw_queens(queens(4), queens(4).first()))
-    . Q . .
-    . . . Q
-    Q . . .
-    . . Q .
+    Examples:
+        >>> print(draw_queens(queens(4), queens(4).first()))
+        . Q . .
+        . . . Q
+        Q . . .
+        . . Q .
     """
     n = round(problem.n_options ** 0.5)
     board = [["."] * n for _ in range(n)]
@@ -458,10 +473,11 @@ def draw_queens(problem: ExactCover, solution: Sequence[int]) -> str:
 
 
 def draw_langford(problem: ExactCover, solution: Sequence[int]) -> str:
-    """A :func:`langford` solution as its sequence of 2n numbers.
+    """A [`langford`][dlx.problems.langford] solution as its sequence of 2n numbers.
 
-    >>> draw_langford(langford(3), langford(3).first())
-    '3 1 2 1 3 2'
+    Examples:
+        >>> draw_langford(langford(3), langford(3).first())
+        '3 1 2 1 3 2'
     """
     slots: dict[int, int] = {}
     for k in solution:
@@ -472,8 +488,8 @@ def draw_langford(problem: ExactCover, solution: Sequence[int]) -> str:
 
 
 def draw_packing(problem: ExactCover, solution: Sequence[int]) -> str:
-    """A :func:`pentominoes` (or :func:`packing`) solution as the box, each cell the letter of its
-    piece."""
+    """A [`pentominoes`][dlx.problems.pentominoes] (or [`packing`][dlx.problems.packing]) solution as
+    the box, each cell the letter of its piece."""
     cells: dict[tuple[int, ...], str] = {}
     for k in solution:
         piece, *places = problem.option(k)
@@ -486,13 +502,14 @@ def draw_packing(problem: ExactCover, solution: Sequence[int]) -> str:
 
 
 def picture_packing(problem: ExactCover, solution: Sequence[int]) -> Picture:
-    """A :func:`pentominoes` (or :func:`packing`) solution as an SVG picture, a colour per piece
-    (Jupyter shows it inline).
+    """A [`pentominoes`][dlx.problems.pentominoes] (or [`packing`][dlx.problems.packing]) solution as an
+    SVG picture, a colour per piece (Jupyter shows it inline).
 
-    >>> p = pentominoes(3, 20)
-    >>> picture = picture_packing(p, p.first())
-    >>> picture.count("<rect"), picture._repr_svg_() == picture
-    (60, True)
+    Examples:
+        >>> p = pentominoes(3, 20)
+        >>> picture = picture_packing(p, p.first())
+        >>> picture.count("<rect"), picture._repr_svg_() == picture
+        (60, True)
     """
     cells: dict[tuple[int, int], Hashable] = {}
     for k in solution:
@@ -505,10 +522,11 @@ def picture_packing(problem: ExactCover, solution: Sequence[int]) -> Picture:
 
 
 def picture_dominoes(problem: ExactCover, solution: Sequence[int]) -> Picture:
-    """A :func:`dominoes` tiling as an SVG picture, a colour and a thick outline per domino.
+    """A [`dominoes`][dlx.problems.dominoes] tiling as an SVG picture, a colour and a thick outline per domino.
 
-    >>> picture_dominoes(dominoes(2, 3), dominoes(2, 3).first()).count("<rect")
-    6
+    Examples:
+        >>> picture_dominoes(dominoes(2, 3), dominoes(2, 3).first()).count("<rect")
+        6
     """
     cells: dict[tuple[int, int], Hashable] = {}
     for k in solution:
@@ -519,12 +537,13 @@ def picture_dominoes(problem: ExactCover, solution: Sequence[int]) -> Picture:
 
 
 def draw_dominoes(problem: ExactCover, solution: Sequence[int]) -> str:
-    """A :func:`dominoes` tiling: ``-`` for a domino across, ``|`` for one down (each cell), ``o``
+    """A [`dominoes`][dlx.problems.dominoes] tiling: ``-`` for a domino across, ``|`` for one down (each cell), ``o``
     for a monomer.
 
-    >>> print(draw_dominoes(dominoes(2, 3), dominoes(2, 3).first()))
-    --|
-    --|
+    Examples:
+        >>> print(draw_dominoes(dominoes(2, 3), dominoes(2, 3).first()))
+        --|
+        --|
     """
     cells: dict[tuple[int, ...], str] = {}
     for k in solution:

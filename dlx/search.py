@@ -1,11 +1,11 @@
 """A search run: lazy solutions, counts, limits, node budgets, stop and resume, and its statistics.
 
-A :class:`Search` owns its machine (the kernel's state arrays) and its :class:`SearchStats`, so
-runs never share anything but the problem. It works in place on the engine's structure when no
-other run holds it, else on a copy (:class:`dlx.engines.Prepared`). The kernel returns to Python
-every ``WORK`` updates (a few milliseconds), which is where Ctrl-C is noticed: KeyboardInterrupt
-reaches the caller at once and leaves the run paused and consistent, to resume or close. Whatever
-way a run ends, the structure it used is back exactly as built.
+A [`Search`][dlx.search.Search] owns its machine (the kernel's state arrays) and its
+[`SearchStats`][dlx.search.SearchStats], so runs never share anything but the problem. It works in place
+on the engine's structure when no other run holds it, else on a copy (`dlx.engines.Prepared`). The
+kernel returns to Python every ``WORK`` updates (a few milliseconds), which is where Ctrl-C is noticed:
+KeyboardInterrupt reaches the caller at once and leaves the run paused and consistent, to resume or
+close. Whatever way a run ends, the structure it used is back exactly as built.
 """
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ class SearchStats:
     ``engine``: the name of the engine that searched (``"auto"`` names the one it chose); its
     figures are counted as that engine's Knuth program counts them (below): ``nodes`` (search
     nodes), ``updates`` and ``cleansings`` (0 without colours). ``solutions``: solutions visited;
-    ``seconds``: time spent searching (not loading the kernels); ``status``: a :class:`dlx.Status`:
+    ``seconds``: time spent searching (not loading the kernels); ``status``: a `dlx.Status`:
     ``"complete"`` (the whole search tree was explored), ``"limit"`` (the solution limit was
     reached), ``"max_nodes"`` (the node budget ran out), ``"stopped"`` (stopped on request, or the
     iterator was closed early) or ``"running"``.
@@ -65,7 +65,7 @@ class SearchStats:
 
     @classmethod
     def of_state(cls, state: np.ndarray, seconds: float, status: Status, engine: str) -> SearchStats:
-        """The stats of a run from its machine's ``state`` (the layout of :mod:`dlx.engines.base`)."""
+        """The stats of a run from its machine's ``state`` (the layout of [`dlx.engines.base`][dlx.engines.base])."""
         return cls(int(state[NODES]), int(state[UPDATES]), int(state[SOLUTIONS]), seconds, status,
                    int(state[CLEANSINGS]), engine)
 
@@ -82,14 +82,15 @@ class SearchStats:
 class Search(Iterator[tuple[int, ...]]):
     """One search of a problem: an iterator over its solutions (sorted tuples of option numbers)
     that pauses, rather than ends, at its solution ``limit``, at ``max_nodes`` nodes, on
-    :meth:`stop` and on Ctrl-C; :meth:`resume` lets it go on. Made by :meth:`ExactCover.search`
-    (and, closing itself when it ends, by :meth:`ExactCover.solutions`).
+    [`stop`][dlx.search.Search.stop] and on Ctrl-C; [`resume`][dlx.search.Search.resume] lets it go on.
+    Made by [`ExactCover.search`][dlx.model.ExactCover.search] (and, closing itself when it ends, by
+    [`ExactCover.solutions`][dlx.model.ExactCover.solutions]).
 
-    ``stats`` is this run's own; nodes, updates and solutions of the pieces of a paused and resumed
-    run add up exactly to those of one uninterrupted run. A run with a ``seed`` searches a reordered
-    copy of the problem (:func:`dlx.engines.problem.seeding`) and speaks the problem's option numbers; one
-    with ``trace`` records its steps (:mod:`dlx.tracing`). Cost: a few microseconds to start (the
-    engine's structure is built once per problem), then the search itself.
+    ``stats`` is this run's own; nodes, updates and solutions of the pieces of a paused and resumed run
+    add up exactly to those of one uninterrupted run. A run with a ``seed`` searches a reordered copy of
+    the problem ([`dlx.engines.problem.seeding`][dlx.engines.problem.seeding]) and speaks the problem's
+    option numbers; one with ``trace`` records its steps ([`dlx.tracing`][dlx.tracing]). Cost: a few
+    microseconds to start (the engine's structure is built once per problem), then the search itself.
     """
 
     def __init__(self, problem: Problem, *, limit: int | None = None, max_nodes: int | None = None,
@@ -137,7 +138,8 @@ class Search(Iterator[tuple[int, ...]]):
     @property
     def trace(self) -> np.ndarray:
         """The events a traced run (``trace=True``) has recorded so far, one row each:
-        ``(kind, level, a, b)`` as :mod:`dlx.tracing` describes; :func:`dlx.tracing.lines` words
+        ``(kind, level, a, b)`` as [`dlx.tracing`][dlx.tracing] describes;
+        [`dlx.tracing.lines`][dlx.tracing.lines] words
         them. Empty for a run that records none, or hands them to a function as they come."""
         return np.zeros((0, 4), np.int64) if self._trace is None else self._trace.events()
 
@@ -153,9 +155,9 @@ class Search(Iterator[tuple[int, ...]]):
         return None if self._structure is None else self._machine
 
     def check(self) -> None:
-        """Raise :class:`dlx.engines.base.StructureError` unless this run's structure is exactly as
-        the options it has applied make it (valid at any point the run is paused). A run that has
-        ended holds no structure."""
+        """Raise [`dlx.engines.base.StructureError`][dlx.engines.base.StructureError] unless this run's
+        structure is exactly as the options it has applied make it (valid at any point the run is
+        paused). A run that has ended holds no structure."""
         if self._structure is not None:
             self.engine.check(self._searched.options, self._structure, self._machine)
 
@@ -244,7 +246,7 @@ class Search(Iterator[tuple[int, ...]]):
 
     def stop(self) -> None:
         """Ask the run to stop (from any thread, or a signal handler): the kernel sees the request
-        within ``POLL`` updates and the run pauses with status ``"stopped"``; :meth:`resume` goes
+        within ``POLL`` updates and the run pauses with status ``"stopped"``; [`resume`][dlx.search.Search.resume] goes
         on from there."""
         self._state[STOP] = 1
 

@@ -1,9 +1,9 @@
 """Why a search or a batch row stopped: one vocabulary from the kernels to the API, the commands and
 sudoku.
 
-Each outcome has a name (a :class:`Status`, a ``str``, so ``stats.status == "max_nodes"`` reads as
+Each outcome has a name (a `Status`, a ``str``, so ``stats.status == "max_nodes"`` reads as
 before) and a small integer code, which is what the kernels write. The kernels import the codes
-from here and the layers above translate them once, with :func:`of_code`.
+from here and the layers above translate them once, with [`of_code`][dlx.status.of_code].
 
 ======  ===============  ==============================================================
 code    name             meaning
@@ -50,7 +50,7 @@ _CODES = {status: code for code, status in enumerate(_BY_CODE)}
 
 
 def of_code(code: int) -> Status:
-    """The :class:`Status` a kernel means by ``code``."""
+    """The `Status` a kernel means by ``code``."""
     return _BY_CODE[code]
 
 #: A kernel's phase, not an outcome: the search has nothing left to try but still has options

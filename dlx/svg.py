@@ -1,9 +1,10 @@
 """Pictures as SVG text: a grid of labelled cells (a packing, a tiling, a sudoku), shown inline by
 Jupyter and written to a file as it is. No drawing library: SVG is text.
 
->>> picture = cells({(0, 0): "A", (0, 1): "A", (1, 0): "B", (1, 1): "B"})
->>> picture.startswith("<svg") and picture.count("<rect") == 4
-True
+Examples:
+    >>> picture = cells({(0, 0): "A", (0, 1): "A", (1, 0): "B", (1, 1): "B"})
+    >>> picture.startswith("<svg") and picture.count("<rect") == 4
+    True
 """
 from __future__ import annotations
 

@@ -36,7 +36,7 @@ BUFFER = 1 << 14
 class Recorder:
     """Runs an engine's kernel with a trace buffer and keeps (or hands on) what it records.
 
-    ``keep`` is True to keep every event (:meth:`events`), or a function called with each batch
+    ``keep`` is True to keep every event ([`events`][dlx.tracing.Recorder.events]), or a function called with each batch
     of events as an ``(n, 4)`` array, to print or count them as they come. ``order`` and
     ``item_order`` map the searched problem's option and item numbers back to the caller's (a
     seeded run searches a reordered copy)."""
@@ -85,20 +85,21 @@ def lines(problem: Any, events: Iterable, choices: dict[int, int] | None = None)
     ``choices`` (level -> options of the item chosen there) carries what a TRY needs from one
     batch of events to the next: pass the same dict with every batch of a run.
 
-    >>> from dlx import ExactCover
-    >>> ec = ExactCover([["a", "b"], ["a"], ["b"]])
-    >>> with ec.search(trace=True) as run:
-    ...     n = run.count()
-    >>> print("\\n".join(lines(ec, run.trace)))
-    L0: choose a (2 options)
-    L0: try 1 of 2: a b
-    L1: solution 1
-    L0: try 2 of 2: a
-    L1: choose b (1 option)
-    L1: try 1 of 1: b
-    L2: solution 2
-    L1: backtrack from b
-    L0: backtrack from a
+    Examples:
+        >>> from dlx import ExactCover
+        >>> ec = ExactCover([["a", "b"], ["a"], ["b"]])
+        >>> with ec.search(trace=True) as run:
+        ...     n = run.count()
+        >>> print("\\n".join(lines(ec, run.trace)))
+        L0: choose a (2 options)
+        L0: try 1 of 2: a b
+        L1: solution 1
+        L0: try 2 of 2: a
+        L1: choose b (1 option)
+        L1: try 1 of 1: b
+        L2: solution 2
+        L1: backtrack from b
+        L0: backtrack from a
     """
     items = problem.items
     options = {} if choices is None else choices

@@ -4,8 +4,8 @@ numba compiles a kernel the first time a process calls it with new argument type
 machine code in its cache; a command finds it there from then on. Each engine, word width (the
 compact engine's 16, 32 and 64 bits) and way of calling (a search, a traced search, a batch, a
 batch's reduction, the cheapest solutions, the memoised search) is a compile of its own, some
-seconds of CPU each. :func:`warm` makes them all: one task per engine and way, on small problems
-of :mod:`dlx.problems`, in a pool of processes, one per core.
+seconds of CPU each. `warm` makes them all: one task per engine and way, on small problems
+of [`dlx.problems`][dlx.problems], in a pool of processes, one per core.
 
 numba's cache is safe for one process at a time: two processes that save new versions of one
 kernel at once may each number its file 1, and then one kernel's index would point at the
@@ -30,7 +30,7 @@ WORD_SAMPLES = {16: 15, 32: 31, 64: 63}
 
 
 def tasks() -> list[Task]:
-    """Every compile a program of this project can ask for, as tasks for :func:`run_task`."""
+    """Every compile a program of this project can ask for, as tasks for `run_task`."""
     from . import engines, problems
 
     found: list[Task] = []
@@ -86,7 +86,7 @@ def run_task(task: tuple[str, str, str, tuple]) -> None:
 
 
 def warm(jobs: int | None = None, progress: Callable[[str], None] | None = None) -> int:
-    """Compile every kernel (:func:`tasks`) on ``jobs`` processes (default: one per core);
+    """Compile every kernel (`tasks`) on ``jobs`` processes (default: one per core);
     ``progress(label)`` is called as each task is done. Returns the number of tasks. Cost: about
     a minute of CPU on an empty cache, spread over the cores; a second of loading on a full one."""
     from numba.core import caching

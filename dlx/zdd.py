@@ -1,6 +1,6 @@
 """A ZDD of all the solutions of a problem: counted exactly, listed, ranked, sampled uniformly, and
-written in Knuth's text format. Built by :meth:`dlx.ExactCover.zdd` (the memoised search,
-:mod:`dlx.memo`), or read back from a file.
+written in Knuth's text format. Built by [`dlx.ExactCover.zdd`][dlx.model.ExactCover.zdd] (the memoised search,
+[`dlx.memo`][dlx.memo]), or read back from a file.
 
 A node is ``(option, lo, hi)``: the family of solutions ``lo`` together with option ``option``
 added to each solution of ``hi``. Node 0 is the empty family (no solution) and node 1 the family
@@ -8,12 +8,13 @@ of one empty solution. Nodes are numbered so that a node's children come before 
 ``hi`` is node 0. An option appears at most once on any path (the ZDD is not *ordered*: the
 options along a path come in the order the search chose them, as in Knuth's DLX6).
 
->>> from dlx import problems
->>> z = problems.dominoes(4, 4).zdd()
->>> z.count(), z.count_by_size()
-(36, {8: 36})
->>> z.solution(0) == next(z.solutions())
-True
+Examples:
+    >>> from dlx import problems
+    >>> z = problems.dominoes(4, 4).zdd()
+    >>> z.count(), z.count_by_size()
+    (36, {8: 36})
+    >>> z.solution(0) == next(z.solutions())
+    True
 """
 from __future__ import annotations
 
@@ -155,8 +156,9 @@ class ZDD:
     @classmethod
     def of(cls, problem: Options, *, max_nodes: int | None = None, max_bytes: int | None = None,
            jobs: int | None = 1) -> ZDD:
-        """The ZDD of every solution of ``problem`` (the engines' input), built by the memoised
-        search (:func:`dlx.memo.build`); the arguments as :meth:`dlx.ExactCover.zdd` takes them."""
+        """The ZDD of every solution of ``problem`` (the engines' input), built by the memoised search
+        ([`dlx.memo.build`][dlx.memo.build]); the arguments as
+        [`dlx.ExactCover.zdd`][dlx.model.ExactCover.zdd] takes them."""
         from . import memo
         from .checks import check_count
         from .checks import jobs as threads
@@ -233,7 +235,7 @@ class ZDD:
                 yield tuple(sorted(path))
 
     def solution(self, rank: int) -> tuple[int, ...]:
-        """Solution number ``rank`` (from 0) in the order of :meth:`solutions`, without listing
+        """Solution number ``rank`` (from 0) in the order of [`solutions`][dlx.zdd.ZDD.solutions], without listing
         the ones before it. Cost: the length of its path."""
         rank = whole(rank, "rank")
         if rank >= self.count():
@@ -251,7 +253,8 @@ class ZDD:
 
     def sample(self, k: int = 1, *, seed: int | None = None) -> list[tuple[int, ...]]:
         """``k`` solutions drawn uniformly at random, independently (so with repeats): each is
-        :meth:`solution` of a rank drawn uniformly below :meth:`count` by Python's ``random``
+        [`solution`][dlx.zdd.ZDD.solution] of a rank drawn uniformly below [`count`][sudoku.count] by
+        Python's ``random``
         (exact for counts of any size), seeded with ``seed`` (None: from the system)."""
         k = whole(k, "k")
         total = self.count()
@@ -294,12 +297,12 @@ class ZDD:
 
     @classmethod
     def read(cls, path: str | os.PathLike | TextIO) -> ZDD:
-        """A ZDD from a file in Knuth's format (see :meth:`write`): a file name, or a text stream.
+        """A ZDD from a file in Knuth's format (see [`write`][dlx.zdd.ZDD.write]): a file name, or a text stream.
         The root is the ``hi`` of the node of variable 0, as DLX6 writes it, or else (as ZDDREAD
         does) the node of the least variable. The file must mean a family of sets of distinct
         options: a malformed line, a node defined twice, a child not defined, a ``hi`` that is the
         empty sink, a second node of variable 0 or one that another node points to, an option
-        met twice on one path, a cycle, bytes that are not UTF-8: each is a :class:`ZDDError`
+        met twice on one path, a cycle, bytes that are not UTF-8: each is a [`ZDDError`][dlx.zdd.ZDDError]
         naming its line where it has one. Cost: linear in the file, plus a bitset of the options
         below each node (nodes times options bits) for the check of distinct options."""
         name = os.fspath(path) if isinstance(path, (str, os.PathLike)) else getattr(path, "name", "<stream>")

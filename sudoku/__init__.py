@@ -1,11 +1,12 @@
 """sudoku: solve, count, rate, make and explain sudoku puzzles of any shape with the dlx exact-cover engine.
 
->>> import sudoku
->>> puzzle = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
->>> sudoku.solve(puzzle)
-'417369825632158947958724316825437169791586432346912758289643571573291684164875293'
->>> sudoku.is_unique(puzzle)
-True
+Examples:
+    >>> import sudoku
+    >>> puzzle = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+    >>> sudoku.solve(puzzle)
+    '417369825632158947958724316825437169791586432346912758289643571573291684164875293'
+    >>> sudoku.is_unique(puzzle)
+    True
 """
 from __future__ import annotations
 

@@ -1,9 +1,9 @@
 """The ``sudoku`` command: the parser, and each subcommand as entries -> work -> output.
 
-Every subcommand that takes puzzles reads them one way (:mod:`sudoku.files`: arguments, files,
+Every subcommand that takes puzzles reads them one way ([`sudoku.files`][sudoku.files]: arguments, files,
 ``-``, CSV, grids over several lines, with ``--box``, ``--symbols`` and ``--variant``), works on
-them in ordered chunks (:mod:`sudoku.pipeline`) and writes one answer per input entry in one of four
-formats (:mod:`sudoku.output`).
+them in ordered chunks (`sudoku.pipeline`) and writes one answer per input entry in one of four
+formats (`sudoku.output`).
 """
 from __future__ import annotations
 
@@ -88,7 +88,7 @@ class Tally:
 
 
 def entry() -> NoReturn:
-    """The ``sudoku`` command (and ``python -m sudoku``): :func:`main`, then exit at once."""
+    """The ``sudoku`` command (and ``python -m sudoku``): `main`, then exit at once."""
     exit_now(main, "sudoku")
 
 
@@ -588,7 +588,7 @@ def _generate(args: argparse.Namespace, tally: Tally) -> int:
 
 
 def _rows(labels: str) -> str:
-    """A grid of one character per cell, a row per line, the cells apart (as :func:`pretty` draws
+    """A grid of one character per cell, a row per line, the cells apart (as [`pretty`][sudoku.pretty] draws
     a puzzle without boxes)."""
     size = math.isqrt(len(labels))
     return "\n".join(" ".join(labels[r * size:(r + 1) * size]) for r in range(size))

@@ -1,11 +1,11 @@
-"""Sudoku as exact cover, for any :class:`~sudoku.grid.Shape`: an ``N x N`` grid with boxes of
+"""Sudoku as exact cover, for any [`Shape`][sudoku.grid.Shape]: an ``N x N`` grid with boxes of
 ``R x C`` cells (``R * C = N``), or with a jigsaw's regions instead, at any N.
 
 Items (all primary, ``4*N*N``), named as in Knuth's sudoku encoding: ``p<r><c>`` (cell r,c is
 filled), ``r<r><d>`` (row r has digit d), ``c<c><d>`` (column c has d), ``b<b><d>`` (box b has d).
 Options (``N**3``): digit ``d`` in cell (r, c) covers ``p<r><c> r<r><d> c<c><d> b<b><d>``, listed
 cell by cell, digits in order, so option ``cell * N + d - 1`` puts ``d`` in ``cell``: the options of
-one cell form a group, and a puzzle is a row of values, one per group, for :class:`dlx.Batch`.
+one cell form a group, and a puzzle is a row of values, one per group, for [`dlx.Batch`][dlx.Batch].
 """
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ _NAMES = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"   # 0.
 def _kept(build):
     """``build(shape, variant)``, each result kept: plain sudoku's (variant None) for good, the 64
     variants' used last (each jigsaw or killer layout is a variant of its own). ``box`` may be a
-    :class:`~sudoku.grid.Shape` or anything :meth:`Shape.boxed <sudoku.grid.Shape.boxed>` takes."""
+    [`Shape`][sudoku.grid.Shape] or anything [`Shape.boxed`][sudoku.grid.Shape.boxed] takes."""
     plain = functools.cache(lambda shape: build(shape, None))
     recent = functools.lru_cache(maxsize=64)(build)
 
@@ -35,19 +35,20 @@ def _kept(build):
 
 @_kept
 def problem(box, variant=None) -> dlx.ExactCover:
-    """The exact-cover problem of the empty grid of shape ``box`` (a :class:`~sudoku.grid.Shape`,
+    """The exact-cover problem of the empty grid of shape ``box`` (a [`Shape`][sudoku.grid.Shape],
     ``n`` for square boxes, ``(rows, columns)`` or ``"RxC"``) under the rules of ``variant`` (a
-    :class:`sudoku.variants.Variant`, None for plain sudoku). Built once per process for each
+    [`sudoku.variants.Variant`][sudoku.variants.Variant], None for plain sudoku). Built once per process for each
     shape; of the variants, the 64 used last are kept (each jigsaw or killer layout is a variant of
     its own).
 
-    >>> p = problem(3)
-    >>> p
-    ExactCover(324 items (324 primary, 0 secondary), 729 options)
-    >>> p.option(9 * 10 + 4)            # cell 10 (row 1, column 1) holds 5
-    ('p11', 'r15', 'c15', 'b05')
-    >>> problem((2, 3)).option(6 * 11 + 2)    # 6x6, boxes of 2 rows, 3 columns: cell (1, 5) in box 1
-    ('p15', 'r13', 'c53', 'b13')
+    Examples:
+        >>> p = problem(3)
+        >>> p
+        ExactCover(324 items (324 primary, 0 secondary), 729 options)
+        >>> p.option(9 * 10 + 4)            # cell 10 (row 1, column 1) holds 5
+        ('p11', 'r15', 'c15', 'b05')
+        >>> problem((2, 3)).option(6 * 11 + 2)    # 6x6, boxes of 2 rows, 3 columns: cell (1, 5) in box 1
+        ('p15', 'r13', 'c53', 'b13')
     """
     shape = box
     size = shape.size
@@ -82,7 +83,7 @@ def problem(box, variant=None) -> dlx.ExactCover:
 
 
 def cage_sets(variant, size: int) -> list[tuple[int, frozenset[int]]]:
-    """The cage options of :func:`problem` in order, as ``(cage, values)``: option
+    """The cage options of `problem` in order, as ``(cage, values)``: option
     ``N**3 + j`` gives cage ``cage_sets(...)[j][0]`` the values ``[j][1]``."""
     return [(k, digits) for k, (total, cells) in enumerate(variant.cages) for digits in _sums(total, len(cells), size)]
 
@@ -96,12 +97,12 @@ def _sums(total: int, cells: int, size: int) -> list[frozenset[int]]:
 def batch(box, variant=None) -> dlx.Batch:
     """The reusable solver for puzzles with boxes ``box`` under ``variant``: one group of ``N``
     options per cell (a killer's cage options come after the groups, in none). Kept as
-    :func:`problem` keeps its problem."""
+    `problem` keeps its problem."""
     return dlx.Batch(problem(box, variant), [box.size] * box.cells)
 
 
 def placement(name: str, shape: Shape | None = None, regions: bool = False) -> tuple[str, int, int]:
-    """What an item of :func:`problem` names: ``("cell", r, c)`` for ``p<r><c>``, else ``(unit,
+    """What an item of `problem` names: ``("cell", r, c)`` for ``p<r><c>``, else ``(unit,
     i, d)``: the unit ("row", "column", "box", or "region" with ``regions``; "diagonal",
     "window", numbered row by row on the grid of ``shape``), its number ``i`` and the digit ``d``
     (from 0 and 1); ``("cage", k, 0)`` for cage ``k`` (from 0)."""
@@ -120,12 +121,12 @@ def placement(name: str, shape: Shape | None = None, regions: bool = False) -> t
 
 
 def remaining(values, shape: Shape, variant=None) -> tuple[dlx.ExactCover | None, list[int]]:
-    """The exact-cover problem of what is left of a puzzle (``values`` as :func:`sudoku.grid.parse`
+    """The exact-cover problem of what is left of a puzzle (``values`` as [`sudoku.grid.parse`][sudoku.grid.parse]
     gives, of ``shape``, under ``variant``'s rules): the items its givens do not cover and the
-    options they do not rule out, named as in :func:`problem`; and the number in :func:`problem`
+    options they do not rule out, named as in `problem`; and the number in `problem`
     of each option kept (``cell * N + digit - 1`` for a placement; past ``N**3``, a killer's cage
     options). None when nothing is left to cover. The givens must not clash (see
-    :func:`sudoku.grid.clashes`)."""
+    `sudoku.grid.clashes`)."""
     values = values.tolist()
     size = shape.size
     full = problem(shape, variant)

@@ -37,7 +37,7 @@ class Step(NamedTuple):
     "solved". ``cell`` (0-based, row-major) and ``digit`` say what is placed ("forced", "guess",
     "retry"); ``unit`` is what forced or emptied it: ("cell", r, c) or (unit, i, digit);
     ``choices`` are the (cell, digit) options the step chose among. A killer's cage step has
-    ``cell`` -1 and ``digit`` the number of its option in :func:`sudoku.encode.cage_sets`; so have
+    ``cell`` -1 and ``digit`` the number of its option in `sudoku.encode.cage_sets`; so have
     its choices."""
 
     kind: str
@@ -133,7 +133,7 @@ def walk(puzzle: Puzzle | _Puzzle, sink: Callable[[Step], None], *, detail: Call
     taken; ``(solution, nodes, done)``: the solution (None when there is none or the budget ran
     out), the nodes searched, and False when ``max_nodes`` ran out first. Raises PuzzleError for a
     puzzle that cannot be read or whose givens clash. ``box``, ``symbols``, ``variant``: as for
-    :func:`sudoku.solve`. Cost: the search, plus some microseconds of Python a step; memory: the
+    [`sudoku.solve`][sudoku.solve]. Cost: the search, plus some microseconds of Python a step; memory: the
     search's and what ``sink`` keeps."""
     read = puzzle if isinstance(puzzle, _Puzzle) else _read(puzzle, box, symbols, variant)
     values, shape = read.values, read.shape
@@ -162,7 +162,7 @@ def steps(puzzle: Puzzle, *, max_nodes: int | None = MAX_NODES, box: Box = None,
           variant: VariantLike = None) -> tuple[list[Step], str | None]:
     """The steps of the search for the first solution of ``puzzle`` and that solution (None when
     there is none, or ``max_nodes`` ran out first). Raises PuzzleError for a puzzle that cannot be
-    read or whose givens clash. Memory: every step (see :func:`walk` to keep fewer)."""
+    read or whose givens clash. Memory: every step (see `walk` to keep fewer)."""
     out: list[Step] = []
     solution, _, _ = walk(puzzle, out.append, max_nodes=max_nodes, box=box, symbols=symbols, variant=variant)
     return out, solution
@@ -174,18 +174,19 @@ def explain(puzzle: Puzzle, *, full: bool = False, limit: int = STEPS, more: str
     """The solve of ``puzzle`` in words, one line per step, ending with the grid; long ones show
     the first ``limit`` steps and count the rest (``full=True``: every step; ``more`` names the
     way to ask for them). The search stops after ``max_nodes`` nodes (None: never), and the
-    explanation then says so. ``box``, ``symbols``, ``variant``: as for :func:`sudoku.solve`.
+    explanation then says so. ``box``, ``symbols``, ``variant``: as for [`sudoku.solve`][sudoku.solve].
     Memory: the lines shown.
 
-    >>> print(explain("1...|..3.|.4..|...2", limit=3))
-    1. r1c4 can only be 4
-    2. r1c3 can only be 2
-    3. r1c2 can only be 3
-    ... and 9 more steps (full=True shows them)
-    Solved: 12 forced moves, no guesses.
-    1 3 | 2 4
-    4 2 | 3 1
-    ...
+    Examples:
+        >>> print(explain("1...|..3.|.4..|...2", limit=3))
+        1. r1c4 can only be 4
+        2. r1c3 can only be 2
+        3. r1c2 can only be 3
+        ... and 9 more steps (full=True shows them)
+        Solved: 12 forced moves, no guesses.
+        1 3 | 2 4
+        4 2 | 3 1
+        ...
     """
     lines: list[str] = []
     tell(puzzle, lines.append, full=full, limit=limit, more=more, max_nodes=max_nodes, box=box,
@@ -196,7 +197,7 @@ def explain(puzzle: Puzzle, *, full: bool = False, limit: int = STEPS, more: str
 def tell(puzzle: Puzzle, write: Callable[[str], object], *, full: bool = False, limit: int = STEPS,
          more: str = "full=True", max_nodes: int | None = MAX_NODES, budget: str = "max_nodes",
          box: Box = None, symbols: str | None = None, variant: VariantLike = None) -> bool:
-    """:func:`explain`, each line handed to ``write`` (without its newline) as the search goes;
+    """[`explain`][sudoku.explainer.explain], each line handed to ``write`` (without its newline) as the search goes;
     False when ``max_nodes`` ran out before the search was done (``budget`` names the way to
     raise it). Memory: nothing per step beyond the lines ``write`` keeps."""
     read = _read(puzzle, box, symbols, variant)

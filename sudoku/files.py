@@ -1,20 +1,20 @@
 """Where puzzles come from: files, standard input, command-line arguments; lines, grids and CSV.
 
-Every format the ``sudoku`` command reads is read here, and :func:`read_puzzles` offers the same to
-Python. One input line (or grid, or CSV row) becomes one :class:`Entry`, so the command can answer
-each with one line of output, in order.
+Every format the ``sudoku`` command reads is read here, and [`read_puzzles`][sudoku.files.read_puzzles]
+offers the same to Python. One input line (or grid, or CSV row) becomes one
+[`Entry`][sudoku.files.Entry], so the command can answer each with one line of output, in order.
 
-- Lines: :func:`read_lines` (a puzzle per line, grids over several lines, comments, blank lines
+- Lines: [`read_lines`][sudoku.files.read_lines] (a puzzle per line, grids over several lines, comments, blank lines
   and a header kept).
 - CSV with a header: read with the csv module; the column named ``puzzle`` (or ``quizzes``,
   ``quiz``, ``puzzles``, or the one asked for) holds the puzzle; the other fields are kept for the
   output. Jigsaw and killer layouts come from columns ``regions``, ``cages`` and ``sums``.
 - Jigsaw and killer without a header: ``puzzle,regions`` and ``puzzle,cages,sums`` per line (an
   empty puzzle field is an empty grid).
-- Standard input from a terminal or a pipe is read as it comes (:class:`Stream`), so a line typed
+- Standard input from a terminal or a pipe is read as it comes (`Stream`), so a line typed
   or written by another program is answered before the next arrives; there the rows of a grid
-  must come together (:data:`GRID_PAUSE`).
-- A first line of names without a puzzle column is a :class:`ColumnError` (a usage error).
+  must come together (`GRID_PAUSE`).
+- A first line of names without a puzzle column is a `ColumnError` (a usage error).
 """
 from __future__ import annotations
 
@@ -55,7 +55,7 @@ class ColumnError(PuzzleError):
 
 class Stream:
     """The lines of a binary stream that is not a regular file (a terminal, a pipe), read as they
-    arrive: :meth:`waiting` says whether another line can be read without waiting for input."""
+    arrive: `waiting` says whether another line can be read without waiting for input."""
 
     def __init__(self, raw: Any) -> None:
         self.raw = raw
@@ -112,7 +112,7 @@ class Stream:
 
 
 class Entry(NamedTuple):
-    """One puzzle (or other line) of a file, as :func:`read_lines` finds it."""
+    """One puzzle (or other line) of a file, as [`read_lines`][sudoku.files.read_lines] finds it."""
 
     line: int             # where it starts (1-based)
     text: str             # the line as read, or the lines of a grid joined by newlines
@@ -124,7 +124,7 @@ class Entry(NamedTuple):
 
 def read_lines(lines: Iterable[str], *, size: int | None = None,
                more: Callable[[], bool] | None = None) -> Iterator[Entry]:
-    """The puzzles of a file, one :class:`Entry` per puzzle or other line, in order.
+    """The puzzles of a file, one [`Entry`][sudoku.files.Entry] per puzzle or other line, in order.
 
     A puzzle is one line (81 cells for 9x9; text after a ``,`` or ``:`` is ignored, as in the Kaggle
     CSV ``quizzes,solutions`` and tdoku's ``puzzle:count``), or a grid over several lines, one row
@@ -134,7 +134,7 @@ def read_lines(lines: Iterable[str], *, size: int | None = None,
     letters is an error.
 
     A line of 16 cells is a whole 4x4 puzzle, unless ``size`` is 16 or its cells stand apart as
-    :func:`sudoku.grid.pretty` writes them: then it is the first row of a 16x16 grid (and when no
+    [`sudoku.grid.pretty`][sudoku.grid.pretty] writes them: then it is the first row of a 16x16 grid (and when no
     grid follows, each line is read as a 4x4 puzzle after all); so for 36 cells (6x6 or a row of
     36x36). ``size`` (the N of an N x N grid) says which lines are rows where the length alone does
     not.
@@ -143,17 +143,18 @@ def read_lines(lines: Iterable[str], *, size: int | None = None,
     own, under its own number, and the line that broke the grid off is read afresh: a short line
     never swallows the puzzle after it. Lines end at LF only (a CR inside a line is a blank, as a
     space is), so entries line up with the lines ``wc -l`` counts. ``more()``, when given, says
-    whether another line comes soon (within :data:`GRID_PAUSE` from a stream): when none does, a
+    whether another line comes soon (within `GRID_PAUSE` from a stream): when none does, a
     grid begun ends there, so a program that writes one line and waits gets its answer.
 
-    >>> entries = read_lines(["# two puzzles", "1...|..3.|.4..|...2", "1 . | . .", ". . | 3 .",
-    ...                       "----+----", ". 4 | . .", ". . | . 2"])
-    >>> puzzles = [e.puzzle for e in entries]
-    >>> puzzles
-    [None, '1...|..3.|.4..|...2', '1 . | . .\\n. . | 3 .\\n----+----\\n. 4 | . .\\n. . | . 2']
-    >>> found = [(e.line, e.puzzle, e.error and e.error.reason) for e in read_lines(["....", "1...|..3.|.4..|...2"])]
-    >>> found
-    [(1, None, 'wrong length: 4 cells; a puzzle has N*N (16 for 4x4, ...)'), (2, '1...|..3.|.4..|...2', None)]
+    Examples:
+        >>> entries = read_lines(["# two puzzles", "1...|..3.|.4..|...2", "1 . | . .", ". . | 3 .",
+        ...                       "----+----", ". 4 | . .", ". . | . 2"])
+        >>> puzzles = [e.puzzle for e in entries]
+        >>> puzzles
+        [None, '1...|..3.|.4..|...2', '1 . | . .\\n. . | 3 .\\n----+----\\n. 4 | . .\\n. . | . 2']
+        >>> found = read_lines(["....", "1...|..3.|.4..|...2"])
+        >>> [(e.line, e.puzzle, e.error and e.error.reason) for e in found]
+        [(1, None, 'wrong length: 4 cells; a puzzle has N*N (16 for 4x4, ...)'), (2, '1...|..3.|.4..|...2', None)]
     """
     grid: list[tuple[int, str, int]] = []     # (line, text, cells) of the grid being assembled
     rows = width = 0
@@ -206,7 +207,8 @@ def read_lines(lines: Iterable[str], *, size: int | None = None,
 
 def _is_row(cells: int, size: int | None, text: str) -> bool:
     """Whether a line of ``cells`` cells begins a grid over several lines. A line that could be a
-    whole puzzle (16 cells: 4x4) is one, unless its cells stand apart as :func:`sudoku.grid.pretty` writes a
+    whole puzzle (16 cells: 4x4) is one, unless its cells stand apart as
+    [`sudoku.grid.pretty`][sudoku.grid.pretty] writes a
     row (a 16x16 grid's first row)."""
     if size is not None:
         return cells == size
@@ -231,7 +233,7 @@ def _broken_grid(grid: list[tuple[int, str, int]], width: int) -> Iterator[Entry
 
 
 def open_text(name: str) -> io.TextIOBase | Stream:
-    """A source's lines: a file, or standard input for ``-`` (as a :class:`Stream` unless it is a
+    """A source's lines: a file, or standard input for ``-`` (as a `Stream` unless it is a
     regular file). Undecodable bytes become U+FFFD, so a bad line is reported as a bad character,
     not a crash; a byte-order mark at the start is dropped; lines end at LF only, as wc -l counts
     them (a lone CR would otherwise split one input line into two outputs). A file (or redirected
@@ -284,10 +286,10 @@ def looks_like_puzzle(arg: str, layout: str | None = None) -> bool:
 
 def entries(lines: Iterable[str], *, size: int | None = None, column: str | None = None,
             layout: str | None = None, more: Callable[[], bool] | None = None) -> Iterator[Entry]:
-    """The :class:`Entry` of every puzzle or kept line of one source, in order. ``size``: the grid's
+    """The [`Entry`][sudoku.files.Entry] of every puzzle or kept line of one source, in order. ``size``: the grid's
     N where known (``--box``); ``column``: the CSV column of the puzzles; ``layout``: ``"jigsaw"``
     or ``"killer"`` when each puzzle brings its own; ``more()``: whether another line comes within
-    :data:`GRID_PAUSE` (a stream; see :func:`read_lines`). A :class:`ColumnError` when the first
+    `GRID_PAUSE` (a stream; see [`read_lines`][sudoku.files.read_lines]). A `ColumnError` when the first
     line is a CSV header without the puzzle column."""
     lines = iter(lines)
     first = next(lines, None)
@@ -393,7 +395,7 @@ _START, _FIELD, _QUOTED, _QUOTE = range(4)
 def rows(lines: Iterable[str], width: int, *,
          start: int = 1) -> Iterator[tuple[int, str, list[str], PuzzleError | None]]:
     """The CSV rows of some lines as ``(line, text, fields, error)``, in order. ``error`` is a
-    :class:`~sudoku.grid.PuzzleError` for a row the csv module cannot read: a bare CR in an unquoted
+    [`PuzzleError`][sudoku.grid.PuzzleError] for a row the csv module cannot read: a bare CR in an unquoted
     field, a field longer than its limit, or a quote that is never closed; the fields are then
     split leniently (a CR is a character, a quote runs to the line's end), to be echoed. Such a
     row is one line, reported under its number, and reading goes on at the next line, so one bad
@@ -566,11 +568,12 @@ def read_puzzles(source: Any, *, column: str | None = None, box: Box = None) -> 
     """The puzzles of a file (a path, or an open text file, or any iterable of lines), in order,
     in every format the ``sudoku`` command reads: a puzzle per line, grids over several lines,
     comments, blank lines, a header, CSV with a ``puzzle`` or ``quizzes`` column (or ``column``).
-    A line that holds no puzzle is skipped; one that cannot be read raises :class:`PuzzleError`
+    A line that holds no puzzle is skipped; one that cannot be read raises [`PuzzleError`][sudoku.PuzzleError]
     with its line number. ``box`` (such as ``"2x3"``) says which lines are rows of a grid.
 
-    >>> list(read_puzzles(["id,puzzle", "1,1...|..3.|.4..|...2", "# a comment"]))
-    ['1...|..3.|.4..|...2']
+    Examples:
+        >>> list(read_puzzles(["id,puzzle", "1,1...|..3.|.4..|...2", "# a comment"]))
+        ['1...|..3.|.4..|...2']
     """
     size = None if box is None else Shape.boxed(box).size
     if isinstance(source, (str, Path)):

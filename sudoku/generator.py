@@ -4,10 +4,10 @@ puzzle stays unique; for a difficulty, drawn until one rates so.
 Removal is greedy in a random order, and exact: a given goes when the puzzle without it still has
 one solution (a count with limit 2). A given that cannot go now can never go later, since taking
 more givens away only adds solutions; so one pass leaves a *minimal* puzzle (no single given can
-go). The whole pass is one kernel call, :meth:`dlx.Batch.reduce`: the givens stay selected in the
+go). The whole pass is one kernel call, [`dlx.Batch.reduce`][dlx.batch.Batch.reduce]: the givens stay selected in the
 links between the tests, so each test costs one search.
 
-A difficulty (a level of :mod:`sudoku.rating`) is drawn: puzzles are made until one rates so.
+A difficulty (a level of [`sudoku.rating`][sudoku.rating]) is drawn: puzzles are made until one rates so.
 The levels are cut where the generator's own puzzles part, so each is common enough to draw in
 milliseconds (of 600 minimal 9x9 puzzles: 43% easy, 14% medium, 19% hard, 16% fiendish, 8%
 diabolical). A climb toward harder puzzles (neighbours of a puzzle with a given or two put back and
@@ -47,22 +47,23 @@ def generate(*, seed: int | None = None, symmetric: bool = False, minimal: bool 
     ``seed`` draws everything (the same seed, the same puzzle; None: a fresh draw). ``size`` is the
     grid's side N (4 to 16; 16x16 takes about half a second; by default the side of a jigsaw's
     regions, else 9), ``box`` its boxes where not the
-    squarest (``"3x2"``), ``variant`` its rules (``"x"``, ``"windoku"``, a :func:`sudoku.jigsaw`;
+    squarest (``"3x2"``), ``variant`` its rules (``"x"``, ``"windoku"``, a [`sudoku.jigsaw`][sudoku.jigsaw];
     a killer's cages are not drawn, so killers are not made), ``symbols`` the values' characters.
     With ``minimal`` (the default) no single given can be taken away without losing uniqueness;
     with ``symmetric``, givens come and go in pairs symmetric under a half turn (minimal then means
     no such pair can go). ``clues=K`` stops at ``K`` givens (the puzzle then need not be minimal),
     drawing new grids until one gets there, at most ``tries``; ``minimal=False`` stops at the first
-    given that cannot go (quicker, more givens). ``difficulty`` (a level of :func:`sudoku.rate`)
+    given that cannot go (quicker, more givens). ``difficulty`` (a level of [`sudoku.rate`][sudoku.rate])
     draws puzzles until one is rated so, at most ``tries``.
 
-    >>> import sudoku
-    >>> puzzle = generate(seed=1)
-    >>> puzzle == generate(seed=1), sudoku.count(puzzle)
-    (True, 1)
+    Examples:
+        >>> import sudoku
+        >>> puzzle = generate(seed=1)
+        >>> puzzle == generate(seed=1), sudoku.count(puzzle)
+        (True, 1)
 
-    Cost: about 5 ms for a minimal 9x9 puzzle (one search per cell, in one kernel call); a
-    diabolical one some 70 ms (one in 12 is).
+        Cost: about 5 ms for a minimal 9x9 puzzle (one search per cell, in one kernel call); a
+        diabolical one some 70 ms (one in 12 is).
     """
     rules = variants.named(variant)
     if size is None:
@@ -135,7 +136,7 @@ class _Maker:
 
 
 def solved_grid(shape: Shape, rng: np.random.Generator, variant: VariantLike = None) -> np.ndarray:
-    """A random complete grid of ``shape`` (a :class:`~sudoku.grid.Shape` or a box) under
+    """A random complete grid of ``shape`` (a [`Shape`][sudoku.grid.Shape] or a box) under
     ``variant``'s rules: the first solution of the empty grid in an order drawn from ``rng``."""
     shape = shape if isinstance(shape, Shape) else Shape.boxed(shape)
     n = shape.size

@@ -3,7 +3,7 @@
 A puzzle is an ``N x N`` grid split into ``N`` boxes of ``R x C`` cells (``R * C = N``): square
 boxes for 4x4, 9x9, 16x16 and 25x25, rectangles for 6x6 (2x3), 8x8 (2x4), 12x12 (3x4) and so on.
 It is held as a flat uint8 array of ``N*N`` values in row-major order, 0 for a blank; the box shape
-travels beside it as a :class:`Shape`. In text, a blank is ``.`` (or ``0`` when 0 is no symbol)
+travels beside it as a [`Shape`][sudoku.grid.Shape]. In text, a blank is ``.`` (or ``0`` when 0 is no symbol)
 and the values are ``1``-``9`` then ``A``-``Z`` (10-35, either case), or the symbols given.
 """
 from __future__ import annotations
@@ -54,10 +54,11 @@ def _puzzle_error(reason: str, line: int | None) -> PuzzleError:
 class Shape(NamedTuple):
     """The layout of an ``N x N`` grid: ``size`` is N, and each box has ``rows`` x ``cols`` cells
     (``rows * cols == N``); ``rows == cols == 0`` when regions replace the boxes (a jigsaw's, at any
-    N, primes included). Derived in one place, :meth:`of`, and carried with the puzzle from there.
+    N, primes included). Derived in one place, [`of`][sudoku.grid.Shape.of], and carried with the puzzle from there.
 
-    >>> Shape.of(81), Shape.of(36, "3x2"), Shape.of(25, boxes=False).boxes
-    (Shape(size=9, rows=3, cols=3), Shape(size=6, rows=3, cols=2), False)
+    Examples:
+        >>> Shape.of(81), Shape.of(36, "3x2"), Shape.of(25, boxes=False).boxes
+        (Shape(size=9, rows=3, cols=3), Shape(size=6, rows=3, cols=2), False)
     """
 
     size: int
@@ -79,10 +80,10 @@ class Shape(NamedTuple):
 
     @classmethod
     def of(cls, cells: int, box: Box = None, *, boxes: bool = True) -> Shape:
-        """The shape of a grid of ``cells`` cells: boxes of ``box`` (a :class:`Shape`, ``n`` for
+        """The shape of a grid of ``cells`` cells: boxes of ``box`` (a [`Shape`][sudoku.grid.Shape], ``n`` for
         ``n x n``, a pair or text such as ``"2x3"``) when given, else the squarest that fits, no
         taller than wide (2x3 for 6x6, 3x4 for 12x12); ``boxes=False`` for a grid whose regions
-        replace the boxes. A :class:`PuzzleError` says why a count of cells makes no grid."""
+        replace the boxes. A [`PuzzleError`][sudoku.grid.PuzzleError] says why a count of cells makes no grid."""
         size = math.isqrt(cells)
         if size * size != cells or not 4 <= size <= MAX_SIZE:
             raise PuzzleError(wrong_length(cells))
@@ -90,7 +91,7 @@ class Shape(NamedTuple):
 
     @classmethod
     def sided(cls, size: int, box: Box = None, *, boxes: bool = True) -> Shape:
-        """:meth:`of` for a grid of ``size`` x ``size`` cells."""
+        """[`of`][sudoku.grid.Shape.of] for a grid of ``size`` x ``size`` cells."""
         if not boxes:
             return cls(size, 0, 0)
         if box is None:
@@ -130,7 +131,7 @@ class Shape(NamedTuple):
 #: A puzzle as the functions take it: text (one line, or a grid over several), a list of row
 #: strings, or values (a flat or nested list, or a numpy array, 0 for blanks).
 Puzzle: TypeAlias = str | Sequence[str] | Sequence[int] | Sequence[Sequence[int]] | np.ndarray
-#: A box shape: ``"RxC"``, ``n`` (``n x n``), ``(rows, columns)``, a :class:`Shape`, or None (the
+#: A box shape: ``"RxC"``, ``n`` (``n x n``), ``(rows, columns)``, a `Shape`, or None (the
 #: squarest box for the grid).
 Box: TypeAlias = str | int | tuple[int, int] | Shape | None
 
@@ -139,8 +140,9 @@ def grid_size(cells: int) -> int | None:
     """``N`` for a puzzle of ``cells = N*N`` cells that has boxes (N from 4 to MAX_SIZE, not prime),
     else None: whether a line of that many cells is a whole puzzle.
 
-    >>> grid_size(81), grid_size(36), grid_size(25), grid_size(80)
-    (9, 6, None, None)
+    Examples:
+        >>> grid_size(81), grid_size(36), grid_size(25), grid_size(80)
+        (9, 6, None, None)
     """
     size = math.isqrt(cells)
     if size * size != cells or not 4 <= size <= MAX_SIZE or _squarest(size) is None:
@@ -154,7 +156,7 @@ def _squarest(size: int) -> int | None:
 
 
 def as_box(box: Box) -> tuple[int, int]:
-    """A box as ``(rows, columns)`` from a :class:`Shape`, ``n`` (``n x n``), a pair or text."""
+    """A box as ``(rows, columns)`` from a [`Shape`][sudoku.grid.Shape], ``n`` (``n x n``), a pair or text."""
     if isinstance(box, Shape):
         if not box.boxes:
             raise PuzzleError(f"a {box.size}x{box.size} grid of regions has no boxes")
@@ -185,8 +187,9 @@ def expand_symbols(spec: str) -> str:
     ``"1-9A-G"`` -> ``"123456789ABCDEFG"``. A ``-`` between two characters is a range; between
     letters and digits it runs 0-9, A-Z, a-z (no punctuation between).
 
-    >>> expand_symbols("1-9A-G"), expand_symbols("0-F")
-    ('123456789ABCDEFG', '0123456789ABCDEF')
+    Examples:
+        >>> expand_symbols("1-9A-G"), expand_symbols("0-F")
+        ('123456789ABCDEFG', '0123456789ABCDEF')
     """
     out: list[str] = []
     k = 0
@@ -242,28 +245,30 @@ def parse(puzzle: Puzzle, *, box: Box = None, symbols: str | None = None, boxes:
     ``puzzle`` is a string (one line of ``N*N`` cells, or a grid over several lines in which
     spaces and the separators ``|``, ``-`` and ``+`` are ignored), a list of row strings, or a list
     of lists (or a flat list, or a numpy array) of ints with 0 for blanks. ``box`` checks the box
-    shape (see :meth:`Shape.of`); ``symbols`` names the values in text (such as ``"0-F"``);
+    shape (see [`Shape.of`][sudoku.grid.Shape.of]); ``symbols`` names the values in text (such as ``"0-F"``);
     ``boxes=False`` for a grid whose regions replace the boxes (a jigsaw, of any size).
 
-    >>> parse("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")[:9]
-    array([5, 3, 0, 0, 7, 0, 0, 0, 0], dtype=uint8)
-    >>> parse([[1, 0, 0, 0], [0, 0, 3, 0], [0, 4, 0, 0], [0, 0, 0, 2]])
-    array([1, 0, 0, 0, 0, 0, 3, 0, 0, 4, 0, 0, 0, 0, 0, 2], dtype=uint8)
-    >>> parse("1.3")
-    Traceback (most recent call last):
-    ...
-    sudoku.grid.PuzzleError: wrong length: 3 cells; a puzzle has N*N (16 for 4x4, 36 for 6x6, ...)
+    Examples:
+        >>> parse("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")[:9]
+        array([5, 3, 0, 0, 7, 0, 0, 0, 0], dtype=uint8)
+        >>> parse([[1, 0, 0, 0], [0, 0, 3, 0], [0, 4, 0, 0], [0, 0, 0, 2]])
+        array([1, 0, 0, 0, 0, 0, 3, 0, 0, 4, 0, 0, 0, 0, 0, 2], dtype=uint8)
+        >>> parse("1.3")
+        Traceback (most recent call last):
+        ...
+        sudoku.grid.PuzzleError: wrong length: 3 cells; a puzzle has N*N (16 for 4x4, 36 for 6x6, ...)
     """
     return parse_shaped(puzzle, box=box, symbols=symbols, boxes=boxes)[0]
 
 
 def parse_shaped(puzzle: Puzzle, *, box: Box = None, symbols: str | None = None,
                  boxes: bool = True) -> tuple[np.ndarray, Shape]:
-    """:func:`parse`, and the puzzle's :class:`Shape`, derived once as it is read, to travel with
-    the values (the solvers group and solve by it).
+    """[`parse`][sudoku.grid.parse], and the puzzle's [`Shape`][sudoku.grid.Shape], derived once as it
+    is read, to travel with the values (the solvers group and solve by it).
 
-    >>> parse_shaped("1...|..3.|.4..|...2")[1]
-    Shape(size=4, rows=2, cols=2)
+    Examples:
+        >>> parse_shaped("1...|..3.|.4..|...2")[1]
+        Shape(size=4, rows=2, cols=2)
     """
     if isinstance(puzzle, str):
         return _parse_text(puzzle, box, symbols, boxes)
@@ -345,10 +350,11 @@ def _out_bytes(symbols: str | None, size: int) -> np.ndarray:
 def to_text(values: np.ndarray, symbols: str | None = None) -> str:
     """One line: the values with '.' for blanks.
 
-    >>> to_text(parse("1...|..3.|.4..|...2"))
-    '1.....3..4.....2'
-    >>> to_text(parse("1...|..3.|.4..|...2"), symbols="a-d")
-    'a.....c..d.....b'
+    Examples:
+        >>> to_text(parse("1...|..3.|.4..|...2"))
+        '1.....3..4.....2'
+        >>> to_text(parse("1...|..3.|.4..|...2"), symbols="a-d")
+        'a.....c..d.....b'
     """
     if symbols is None:
         return _VALUE_BYTE[values].tobytes().decode()
@@ -358,12 +364,13 @@ def to_text(values: np.ndarray, symbols: str | None = None) -> str:
 def pretty(puzzle: Puzzle, *, box: Box = None, symbols: str | None = None, boxes: bool = True) -> str:
     """A grid to read, boxes separated.
 
-    >>> print(pretty("1...|..3.|.4..|...2"))
-    1 . | . .
-    . . | 3 .
-    ----+----
-    . 4 | . .
-    . . | . 2
+    Examples:
+        >>> print(pretty("1...|..3.|.4..|...2"))
+        1 . | . .
+        . . | 3 .
+        ----+----
+        . 4 | . .
+        . . | . 2
     """
     values = puzzle if isinstance(puzzle, np.ndarray) else parse(puzzle, box=box, symbols=symbols, boxes=boxes)
     return draw(to_text(values, symbols), Shape.of(values.size, box, boxes=boxes))
@@ -375,9 +382,10 @@ def picture(puzzle: Puzzle, solution: Puzzle | None = None, *, box: Box = None, 
     lines around the boxes (or a jigsaw's ``regions``, a region number per cell), the givens in
     bold black, the values the solution adds in blue.
 
-    >>> svg = picture("1...|..3.|.4..|...2", "1234|4132|2413|3241")
-    >>> svg.count("<text"), svg.count('font-weight="bold"')
-    (16, 4)
+    Examples:
+        >>> svg = picture("1...|..3.|.4..|...2", "1234|4132|2413|3241")
+        >>> svg.count("<text"), svg.count('font-weight="bold"')
+        (16, 4)
     """
     given = puzzle if isinstance(puzzle, np.ndarray) else parse(puzzle, box=box, symbols=symbols,
                                                                 boxes=regions is None)
@@ -398,15 +406,16 @@ def picture(puzzle: Puzzle, solution: Puzzle | None = None, *, box: Box = None, 
 
 
 def draw(line: str, shape: Shape) -> str:
-    """A grid of ``shape`` as :func:`pretty` draws it, from its one-line text (one symbol per cell,
-    as :func:`to_text` and the solvers write it): laid out as it is, nothing parsed again.
+    """A grid of ``shape`` as [`pretty`][sudoku.grid.pretty] draws it, from its one-line text (one symbol per cell,
+    as [`to_text`][sudoku.grid.to_text] and the solvers write it): laid out as it is, nothing parsed again.
 
-    >>> print(draw("1234341221434321", Shape.of(16)))
-    1 2 | 3 4
-    3 4 | 1 2
-    ----+----
-    2 1 | 4 3
-    4 3 | 2 1
+    Examples:
+        >>> print(draw("1234341221434321", Shape.of(16)))
+        1 2 | 3 4
+        3 4 | 1 2
+        ----+----
+        2 1 | 4 3
+        4 3 | 2 1
     """
     size = shape.size
     rows, cols = (shape.rows, shape.cols) if shape.boxes else (size, size)   # regions: no bars
@@ -430,10 +439,11 @@ def parse_lines81(lines: list[str]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def read_array(data: bytes | str) -> tuple[np.ndarray, np.ndarray]:
-    """A file's bytes (or a path) of 9x9 puzzles, one 81-character line each ('.' or '0' for
-    blanks), as ``(values, ok)``: values ``(lines, 81)`` uint8, ``ok[k]`` False where line ``k`` has
-    a character that is no cell. Whole-array numpy, no Python per line. Lines of another length
-    are a :class:`PuzzleError` naming the first (read such files with :func:`read_lines`)."""
+    """A file's bytes (or a path) of 9x9 puzzles, one 81-character line each ('.' or '0' for blanks), as
+    ``(values, ok)``: values ``(lines, 81)`` uint8, ``ok[k]`` False where line ``k`` has a character
+    that is no cell. Whole-array numpy, no Python per line. Lines of another length are a
+    [`PuzzleError`][sudoku.grid.PuzzleError] naming the first (read such files with
+    [`read_lines`][sudoku.files.read_lines])."""
     if isinstance(data, str):
         with open(data, "rb") as f:
             data = f.read()
@@ -453,8 +463,9 @@ def read_array(data: bytes | str) -> tuple[np.ndarray, np.ndarray]:
 def lines(values: np.ndarray) -> str:
     """Rows of values as text, one line each ('.' for a blank), all at once.
 
-    >>> lines(np.array([[1, 0, 3, 4] * 4])).splitlines()
-    ['1.341.341.341.34']
+    Examples:
+        >>> lines(np.array([[1, 0, 3, 4] * 4])).splitlines()
+        ['1.341.341.341.34']
     """
     values = np.asarray(values, np.uint8)
     out = np.empty((values.shape[0], values.shape[1] + 1), np.uint8)

@@ -1,7 +1,7 @@
 """Every output format of the ``sudoku`` command, for every subcommand: one writer.
 
-Each input entry (a puzzle, or a line kept as it came) gets one :class:`Answer` from the command,
-and :class:`Writer` turns it into text in the format asked for:
+Each input entry (a puzzle, or a line kept as it came) gets one `Answer` from the command,
+and `Writer` turns it into text in the format asked for:
 
 - ``line``: the answer's line, a kept line as it came, a failed puzzle echoed with ``# `` in front;
 - ``pretty``: the answer's grid where it has one (then a blank line), else as ``line``;

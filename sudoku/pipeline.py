@@ -1,7 +1,7 @@
 """The ordered pipeline: work on consecutive chunks of a stream, on threads or a Dask cluster, the
 results in input order, memory flat however long the stream.
 
-Nothing here knows sudoku: :mod:`sudoku.solver`, :mod:`sudoku.rating` and the command hand it
+Nothing here knows sudoku: [`sudoku.solver`][sudoku.solver], [`sudoku.rating`][sudoku.rating] and the command hand it
 their work per chunk.
 """
 from __future__ import annotations
@@ -37,7 +37,7 @@ def map_chunks(work: Callable[[list, threading.Event], list], items: Iterable, *
     the chunks not started are cancelled, so the threads end within milliseconds.
 
     With a Dask ``client`` (a ``distributed.Client``, ``"local"`` or a scheduler's address; see
-    :mod:`dlx.distributed`), ``work(chunk)`` runs as tasks of ``DASK_CHUNK`` items (``work`` must
+    `dlx.distributed`), ``work(chunk)`` runs as tasks of ``DASK_CHUNK`` items (``work`` must
     pickle: a module's function or a partial of one), two per worker thread in flight, and the
     results still come in input order with flat memory.
 

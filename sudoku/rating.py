@@ -4,12 +4,12 @@ A puzzle solved by forced moves alone (every level of the search has an item wit
 naked or a hidden single) takes one node per empty cell, plus one for the solution. Every node past
 those is a guess or a dead end. The rating is ``log2(1 + extra nodes)``, the extra nodes averaged
 over ``ORDERS`` searches in different orders (the puzzle itself and transformations of it drawn
-from the seed, :mod:`sudoku.transform`: the same puzzle with its items and options in another order),
+from the seed, [`sudoku.transform`][sudoku.transform]: the same puzzle with its items and options in another order),
 each proving uniqueness (limit 2), so that luck in one order does not decide. A variant is searched
-in the orders its rules allow (:mod:`sudoku.transform`); a killer, which none keeps, in its own
+in the orders its rules allow ([`sudoku.transform`][sudoku.transform]); a killer, which none keeps, in its own
 order only. The levels cut that
 scale where the generator's minimal puzzles part, so that every level can be made in milliseconds
-(:mod:`sudoku.generator`): of 600 drawn, 43% rate 0 (easy: forced moves only), 14% 1 to 4.5, 19%
+([`sudoku.generator`][sudoku.generator]): of 600 drawn, 43% rate 0 (easy: forced moves only), 14% 1 to 4.5, 19%
 4.5 to 5.5, 16% 5.5 to 6.5 and 8% above (diabolical). On the public sets the medians are:
 kaggle_10k 0 (easy), 17clue 3.5 (medium), top1465 8.6, forum_hardest_1905_11plus 11.2 and
 forum_hardest_1106 12.2 (all diabolical).
@@ -53,14 +53,15 @@ def level_of(score: float) -> str:
 
 def rate(puzzle: Puzzle, *, seed: int = 0, box: Box = None, symbols: str | None = None,
          variant: VariantLike = None) -> Rating:
-    """The :class:`Rating` of a puzzle with exactly one solution (a PuzzleError otherwise: a
+    """The [`Rating`][sudoku.rating.Rating] of a puzzle with exactly one solution (a PuzzleError otherwise: a
     puzzle without a unique solution has no difficulty). ``box``, ``symbols``, ``variant``: as for
-    :func:`sudoku.solve`.
+    [`sudoku.solve`][sudoku.solve].
 
-    >>> rate("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
-    Rating(score=0.0, level='easy', nodes=52.0)
-    >>> rate("8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..").level
-    'diabolical'
+    Examples:
+        >>> rate("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
+        Rating(score=0.0, level='easy', nodes=52.0)
+        >>> rate("8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..").level
+        'diabolical'
     """
     rating = next(rate_all([puzzle], seed=seed, box=box, symbols=symbols, variant=variant))
     if isinstance(rating, PuzzleError):
@@ -70,11 +71,11 @@ def rate(puzzle: Puzzle, *, seed: int = 0, box: Box = None, symbols: str | None 
 
 def rate_all(puzzles: Iterable, *, seed: int = 0, jobs: int | None = 1, box: Box = None, symbols: str | None = None,
              variant: VariantLike = None, variants_each: list | None = None) -> Iterator[Rating | PuzzleError]:
-    """A :class:`Rating` for every puzzle, in input order, or the :class:`PuzzleError` that says
-    why a puzzle has none (unreadable, no solution, several). Chunks of puzzles go to the kernel
-    together, on ``jobs`` threads (0 or None: one per core), as :func:`sudoku.solve_all` does.
-    ``variants_each``: a variant per puzzle (a jigsaw's or killer's own layout). Cost: ``ORDERS``
-    searches proving uniqueness per puzzle."""
+    """A [`Rating`][sudoku.rating.Rating] for every puzzle, in input order, or the
+    [`PuzzleError`][sudoku.PuzzleError] that says why a puzzle has none (unreadable, no solution,
+    several). Chunks of puzzles go to the kernel together, on ``jobs`` threads (0 or None: one per
+    core), as [`sudoku.solve_all`][sudoku.solve_all] does. ``variants_each``: a variant per puzzle (a
+    jigsaw's or killer's own layout). Cost: ``ORDERS`` searches proving uniqueness per puzzle."""
     seed = whole(seed, "seed")
     rules = variants.named(variant)
     if variants_each is not None:

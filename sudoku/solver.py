@@ -1,6 +1,6 @@
 """Solving: one puzzle, or a stream of millions in chunks through the engine's batch kernel.
 
-Each chunk of puzzles becomes one 2-D uint8 array and one kernel call (:class:`dlx.Batch` on the
+Each chunk of puzzles becomes one 2-D uint8 array and one kernel call ([`dlx.Batch`][dlx.Batch] on the
 cached problem of its size): no per-puzzle allocation or Python in the search. Chunks may run on
 threads (``jobs``), since the kernel releases the GIL; results always come back in input order.
 """
@@ -23,7 +23,7 @@ from .grid import Box, Puzzle, PuzzleError, Shape, clashes, parse_lines81, parse
 from .pipeline import map_chunks
 from .variants import Variant, VariantLike
 
-#: The fewest and the most puzzles per kernel call of :func:`solve_array`, which makes about eight
+#: The fewest and the most puzzles per kernel call of `solve_array`, which makes about eight
 #: chunks per thread: enough to even out hard and easy chunks, few enough that the Python per call
 #: (some 50 microseconds) stays far below the kernels' time.
 ARRAY_CHUNK_MIN, ARRAY_CHUNK = 32, 8192
@@ -54,21 +54,23 @@ class OutOfNodes(RuntimeError):
 
 def solve(puzzle: Puzzle, *, max_nodes: int | None = None, box: Box = None, symbols: str | None = None,
           variant: VariantLike = None) -> str | None:
-    """The solution of ``puzzle`` as one line, or None when it has none; :class:`OutOfNodes` when
+    """The solution of ``puzzle`` as one line, or None when it has none; [`OutOfNodes`][sudoku.solver.OutOfNodes] when
     ``max_nodes`` search nodes pass first.
 
-    ``box``: the box shape (``"2x3"``; by default the squarest that fits); ``symbols``: the
-    values' characters (such as ``"0-F"``), used for the answer too; ``variant``: ``"x"``,
-    ``"windoku"``, or a :class:`sudoku.variants.Variant` (:func:`sudoku.jigsaw`,
-    :func:`sudoku.killer`). Raises :class:`PuzzleError` when the puzzle cannot be read or its
-    givens contradict each other. A puzzle with several solutions gives the first one found.
+    ``box``: the box shape (``"2x3"``; by default the squarest that fits); ``symbols``: the values'
+    characters (such as ``"0-F"``), used for the answer too; ``variant``: ``"x"``, ``"windoku"``, or a
+    [`sudoku.variants.Variant`][sudoku.variants.Variant] ([`sudoku.jigsaw`][sudoku.jigsaw],
+    [`sudoku.killer`][sudoku.killer]). Raises [`PuzzleError`][sudoku.solver.PuzzleError] when the puzzle
+    cannot be read or its givens contradict each other. A puzzle with several solutions gives the first
+    one found.
 
-    >>> solve("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
-    '534678912672195348198342567859761423426853791713924856961537284287419635345286179'
-    >>> solve("....|..34|...2|3...") is None       # givens fine, but no way to finish
-    True
-    >>> solve("1...2.|....5.|..26..|6.41..|2.....|..1...")     # 6x6: boxes of 2 rows, 3 columns
-    '135426426351312645654132263514541263'
+    Examples:
+        >>> solve("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
+        '534678912672195348198342567859761423426853791713924856961537284287419635345286179'
+        >>> solve("....|..34|...2|3...") is None       # givens fine, but no way to finish
+        True
+        >>> solve("1...2.|....5.|..26..|6.41..|2.....|..1...")     # 6x6: boxes of 2 rows, 3 columns
+        '135426426351312645654132263514541263'
     """
     result = _one(puzzle, 1, max_nodes, box, symbols, variant)
     if result.status == MAX_NODES and result.solution is None:
@@ -77,8 +79,9 @@ def solve(puzzle: Puzzle, *, max_nodes: int | None = None, box: Box = None, symb
 
 
 class Interrupted(KeyboardInterrupt):
-    """Ctrl-C while one puzzle was counted by a search of its own (:func:`count` with ``jobs``,
-    :func:`count_one`): ``count`` solutions were found so far, in ``nodes`` nodes (a lower bound)."""
+    """Ctrl-C while one puzzle was counted by a search of its own ([`count`][sudoku.solver.count] with
+    ``jobs``, [`count_one`][sudoku.solver.count_one]): ``count`` solutions were found so far, in
+    ``nodes`` nodes (a lower bound)."""
 
     def __init__(self, count: int, nodes: int) -> None:
         super().__init__()
@@ -88,19 +91,21 @@ class Interrupted(KeyboardInterrupt):
 def count(puzzle: Puzzle, limit: int | None = None, *, max_nodes: int | None = None, box: Box = None,
           symbols: str | None = None, variant: VariantLike = None, jobs: int | None = 1) -> int:
     """The number of solutions of ``puzzle``, counting no further than ``limit``, within
-    ``max_nodes`` search nodes (:class:`OutOfNodes` when they run out first). ``box``,
-    ``symbols``, ``variant``: as for :func:`solve`. ``jobs`` other than 1 (None: one per core)
-    counts with a search of its own split over that many threads (:func:`count_one`), for a
-    puzzle with very many solutions; Ctrl-C then raises :class:`Interrupted` with the count so far.
+    ``max_nodes`` search nodes ([`OutOfNodes`][sudoku.solver.OutOfNodes] when they run out first).
+    ``box``, ``symbols``, ``variant``: as for [`solve`][sudoku.solver.solve]. ``jobs`` other than 1
+    (None: one per core) counts with a search of its own split over that many threads
+    ([`count_one`][sudoku.solver.count_one]), for a puzzle with very many solutions; Ctrl-C then raises
+    [`Interrupted`][sudoku.solver.Interrupted] with the count so far.
 
-    >>> count("....|..34|...2|3..."), count("1...............")
-    (0, 72)
-    >>> count("1...............", limit=10)
-    10
-    >>> count("." * 81, max_nodes=1000)
-    Traceback (most recent call last):
-    ...
-    sudoku.solver.OutOfNodes: the budget of 1000 nodes ran out after 91 solutions (a lower bound)
+    Examples:
+        >>> count("....|..34|...2|3..."), count("1...............")
+        (0, 72)
+        >>> count("1...............", limit=10)
+        10
+        >>> count("." * 81, max_nodes=1000)
+        Traceback (most recent call last):
+        ...
+        sudoku.solver.OutOfNodes: the budget of 1000 nodes ran out after 91 solutions (a lower bound)
     """
     limit = check_count(limit, "limit", 1)
     if type(jobs) is int and jobs == 1:
@@ -118,16 +123,17 @@ def count(puzzle: Puzzle, limit: int | None = None, *, max_nodes: int | None = N
 def count_one(puzzle: Puzzle, limit: int | None = None, *, max_nodes: int | None = None, box: Box = None,
               symbols: str | None = None, variant: VariantLike = None, jobs: int | None = 1) -> Result:
     """Count the solutions of one puzzle with a search of its own (not a batch row), on ``jobs``
-    threads (None: one per core): what is left once the givens are placed is one exact-cover
-    problem, searched whole or split (:mod:`dlx.parallel`). Ctrl-C raises :class:`Interrupted`
-    with the count so far (0 before the search began). A puzzle that cannot be read is a result
-    with status ``"invalid"``; ``solution`` is None.
+    threads (None: one per core): what is left once the givens are placed is one exact-cover problem,
+    searched whole or split ([`dlx.parallel`][dlx.parallel]). Ctrl-C raises
+    [`Interrupted`][sudoku.solver.Interrupted] with the count so far (0 before the search began). A
+    puzzle that cannot be read is a result with status ``"invalid"``; ``solution`` is None.
 
-    >>> count_one("1...............", jobs=2).count
-    72
+    Examples:
+        >>> count_one("1...............", jobs=2).count
+        72
 
-    Cost: building the problem of what is left (milliseconds for 9x9), then the search; threads
-    pay where the count runs to millions of solutions."""
+        Cost: building the problem of what is left (milliseconds for 9x9), then the search; threads
+        pay where the count runs to millions of solutions."""
     workers = checks.jobs(jobs)
     try:
         try:
@@ -162,10 +168,11 @@ def count_one(puzzle: Puzzle, limit: int | None = None, *, max_nodes: int | None
 def is_unique(puzzle: Puzzle, *, max_nodes: int | None = None, box: Box = None, symbols: str | None = None,
               variant: VariantLike = None) -> bool:
     """True when ``puzzle`` has exactly one solution (the search stops at the second);
-    :class:`OutOfNodes` when ``max_nodes`` search nodes pass before the answer is known.
+    [`OutOfNodes`][sudoku.solver.OutOfNodes] when ``max_nodes`` search nodes pass before the answer is known.
 
-    >>> is_unique("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
-    True
+    Examples:
+        >>> is_unique("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
+        True
     """
     result = _one(puzzle, 2, max_nodes, box, symbols, variant)
     if result.status == MAX_NODES and result.count < 2:
@@ -186,15 +193,17 @@ def solve_many(puzzles: Iterable, *, jobs: int | None = 1, box: Box = None, symb
                variant: VariantLike = None) -> Iterator[str | None]:
     """Solutions of many puzzles, lazily and in input order (None for a puzzle without one).
 
-    ``puzzles`` may be any iterable (a file's lines, newlines and all; a generator): it is read a
-    chunk at a time, so memory stays constant however many there are. ``jobs`` threads solve
-    chunks side by side (0 or None: one per core). A puzzle that cannot be read raises
-    :class:`PuzzleError` when its turn comes, numbered from 1 as the lines of a file are; use
-    :func:`solve_all` to get every outcome without exceptions, and :func:`sudoku.read_puzzles`
-    for files with comments, headers or grids over several lines.
+    ``puzzles`` may be any iterable (a file's lines, newlines and all; a generator): it is read a chunk
+    at a time, so memory stays constant however many there are. ``jobs`` threads solve chunks side by
+    side (0 or None: one per core). A puzzle that cannot be read raises
+    [`PuzzleError`][sudoku.solver.PuzzleError] when its turn comes, numbered from 1 as the lines of a
+    file are; use [`solve_all`][sudoku.solver.solve_all] to get every outcome without exceptions, and
+    [`sudoku.read_puzzles`][sudoku.read_puzzles] for files with comments, headers or grids over several
+    lines.
 
-    >>> list(solve_many(["....|..34|...2|3...", ".2.3|1...|.14.|...."]))
-    [None, '4213132431422431']
+    Examples:
+        >>> list(solve_many(["....|..34|...2|3...", ".2.3|1...|.14.|...."]))
+        [None, '4213132431422431']
     """
     for index, result in enumerate(solve_all(puzzles, jobs=jobs, box=box, symbols=symbols, variant=variant), 1):
         if result.error is not None:
@@ -205,10 +214,10 @@ def solve_many(puzzles: Iterable, *, jobs: int | None = 1, box: Box = None, symb
 def solve_all(puzzles: Iterable, *, limit: int = 1, max_nodes: int | None = None, jobs: int | None = 1,
               client: Any = None, box: Box = None, symbols: str | None = None,
               variant: VariantLike = None) -> Iterator[Result]:
-    """A :class:`Result` for every puzzle, in input order, counting up to ``limit`` solutions
+    """A [`Result`][sudoku.solver.Result] for every puzzle, in input order, counting up to ``limit`` solutions
     each (``limit=2`` proves uniqueness) within ``max_nodes`` nodes each. Never raises for a bad
     puzzle: its result says why. ``jobs``: threads (0 or None: one per core); ``client``: solve on
-    a Dask cluster instead (see :func:`map_chunks`)."""
+    a Dask cluster instead (see `map_chunks`)."""
     return map_chunks(functools.partial(_solve_chunk, limit=limit, max_nodes=max_nodes, box=box, symbols=symbols,
                                         variant=variants.named(variant)),
                       puzzles, jobs=jobs, flatten=True, client=client)
@@ -221,8 +230,8 @@ def _solve_chunk(chunk: list, stop: threading.Event | None = None, **how: Any) -
 class Solved(NamedTuple):
     """What became of many puzzles, as arrays (row ``k`` for puzzle ``k``): ``grid``, the first
     solution's values (zeros where there is none); ``counts`` (up to the limit), ``nodes``, and
-    ``status`` (codes of :mod:`dlx.status`: SOLVED, NO_SOLUTION, INVALID; ``dlx.status.of_code``
-    names them). No Python object per puzzle: :func:`sudoku.grid.lines` turns ``grid`` into text."""
+    ``status`` (codes of [`dlx.status`][dlx.status]: SOLVED, NO_SOLUTION, INVALID; ``dlx.status.of_code``
+    names them). No Python object per puzzle: `sudoku.grid.lines` turns ``grid`` into text."""
 
     grid: np.ndarray
     counts: np.ndarray
@@ -232,20 +241,21 @@ class Solved(NamedTuple):
 
 def solve_array(grid: Any, *, limit: int = 1, jobs: int | None = 1, box: Box = None) -> Solved:
     """Solve many puzzles of one size given as an array of values (``(n, N*N)``, 0 for blanks;
-    :func:`sudoku.grid.read_array` reads a file of 81-character lines into one), counting up to
+    [`sudoku.grid.read_array`][sudoku.grid.read_array] reads a file of 81-character lines into one), counting up to
     ``limit`` solutions each, on ``jobs`` threads (0 or None: one per core); ``box``: the box shape
-    where it is not the squarest (see :meth:`sudoku.grid.Shape.of`). A row with a value that is no
-    cell's (not a whole number from 0 to N, such as the 255 that :func:`~sudoku.grid.read_array`
+    where it is not the squarest (see [`sudoku.grid.Shape.of`][sudoku.grid.Shape.of]). A row with a value that is no
+    cell's (not a whole number from 0 to N, such as the 255 that [`read_array`][sudoku.grid.read_array]
     gives a character it cannot read) gets status INVALID; the other rows are solved as ever.
 
     All the work per puzzle is in the kernel or whole-array numpy, outside the GIL, so threads
     scale even on easy puzzles; the only Python is per chunk (about eight chunks per thread, from
     ``ARRAY_CHUNK_MIN`` to ``ARRAY_CHUNK`` puzzles).
 
-    >>> from sudoku.grid import lines, parse
-    >>> solved = solve_array(parse("1...............")[None, :], limit=10)
-    >>> solved.counts.tolist(), lines(solved.grid).split()
-    ([10], ['1234341221434321'])
+    Examples:
+        >>> from sudoku.grid import lines, parse
+        >>> solved = solve_array(parse("1...............")[None, :], limit=10)
+        >>> solved.counts.tolist(), lines(solved.grid).split()
+        ([10], ['1234341221434321'])
     """
     grid = np.ascontiguousarray(grid)
     if grid.ndim != 2:
@@ -309,10 +319,10 @@ def solve_chunk(puzzles: list, limit: int = 1, *, stop: threading.Event | None =
                 max_nodes: int | None = None, box: Box = None, symbols: str | None = None,
                 variant: Variant | None = None, variants_each: list | None = None,
                 strict: bool = False) -> list[Result]:
-    """Results for a list of puzzles (any form :func:`parse` reads), one kernel call per size and
+    """Results for a list of puzzles (any form [`parse`][sudoku.parse] reads), one kernel call per size and
     variant. ``variants_each``: a variant per puzzle (for jigsaw and killer layouts read with each
     puzzle), else ``variant`` for all. When ``stop`` is set the puzzles not solved yet get status
-    ``"stopped"``. ``strict``: raise a bad puzzle's :class:`PuzzleError` at once."""
+    ``"stopped"``. ``strict``: raise a bad puzzle's [`PuzzleError`][sudoku.solver.PuzzleError] at once."""
     budget = check_count(max_nodes, "max_nodes")
     plain = box is None and symbols is None and variant is None and variants_each is None
     if plain and puzzles and type(puzzles[0]) is str and len(puzzles[0]) != 81:

@@ -4,8 +4,8 @@ band, the bands, the columns within a stack, the stacks, and (square boxes) tran
 Each maps a puzzle to an equivalent one (as hard, with as many solutions, the solutions mapped the
 same way): ``(n!)**(2n+2) * 2 * N!`` of them for square boxes of side ``n``, 1.2e12 for 9x9. This
 is how the old generators that "relabel a seed grid" make new puzzles: every puzzle they print is
-one of the seed's transformations. :mod:`sudoku.generator` makes new grids instead; here the
-transformations serve to disguise a puzzle, and :mod:`sudoku.rating` uses them to search a puzzle
+one of the seed's transformations. [`sudoku.generator`][sudoku.generator] makes new grids instead; here the
+transformations serve to disguise a puzzle, and [`sudoku.rating`][sudoku.rating] uses them to search a puzzle
 in several orders.
 
 A variant keeps only what keeps its rules: X-sudoku and windoku the relabellings, mirror images and
@@ -38,8 +38,8 @@ class Transformation(NamedTuple):
 
 
 def draw(shape: Shape | Box, rng: np.random.Generator, variant: Variant | None = None) -> Transformation:
-    """A random transformation of grids of ``shape`` (a :class:`~sudoku.grid.Shape`, or a box as
-    :meth:`Shape.boxed <sudoku.grid.Shape.boxed>` takes it) that keeps the rules of ``variant``,
+    """A random transformation of grids of ``shape`` (a [`Shape`][sudoku.grid.Shape], or a box as
+    [`Shape.boxed`][sudoku.grid.Shape.boxed] takes it) that keeps the rules of ``variant``,
     every one equally likely; a PuzzleError for a killer, which no transformation keeps."""
     shape = shape if isinstance(shape, Shape) else Shape.boxed(shape)
     size = shape.size
@@ -76,14 +76,15 @@ def shuffle(puzzle: Puzzle, seed: int | None = None, *, box: Box = None, symbols
     """An equivalent puzzle (same number of solutions, as hard), as one line: ``puzzle`` relabelled
     and its rows, bands, columns and stacks permuted, perhaps transposed, all drawn from ``seed``
     (the same seed, the same result; None: a fresh draw). ``box``, ``symbols`` and ``variant`` as
-    for :func:`sudoku.solve`; a variant keeps its rules (see the module's notes). A puzzle whose
+    for [`sudoku.solve`][sudoku.solve]; a variant keeps its rules (see the module's notes). A puzzle whose
     givens clash is refused (PuzzleError): its disguise would pass for a puzzle.
 
-    >>> import sudoku
-    >>> puzzle = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
-    >>> disguised = shuffle(puzzle, seed=7)
-    >>> disguised == shuffle(puzzle, seed=7), disguised != puzzle, sudoku.count(disguised)
-    (True, True, 1)
+    Examples:
+        >>> import sudoku
+        >>> puzzle = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+        >>> disguised = shuffle(puzzle, seed=7)
+        >>> disguised == shuffle(puzzle, seed=7), disguised != puzzle, sudoku.count(disguised)
+        (True, True, 1)
     """
     from .variants import read
     rng = np.random.default_rng(None if seed is None else whole(seed, "seed"))

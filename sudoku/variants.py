@@ -1,13 +1,13 @@
 """Sudoku variants: more rules on the same exact cover, so the same engine solves them.
 
-Each rule adds items or options to the sudoku of :mod:`sudoku.encode`; nothing here searches.
+Each rule adds items or options to the sudoku of `sudoku.encode`; nothing here searches.
 
 - ``x`` (X-sudoku): both long diagonals hold every value once: one more item per value and diagonal.
 - ``windoku`` (hyper sudoku): four more boxes, one cell in from the edges (9x9: rows and columns
   2-4 and 6-8), each holding every value once.
-- :func:`jigsaw`: irregular regions of N cells instead of the boxes (each region's items replace
+- [`jigsaw`][sudoku.variants.jigsaw]: irregular regions of N cells instead of the boxes (each region's items replace
   a box's).
-- :func:`killer`: cages whose values differ and add up to the cage's sum. A cage is one primary
+- [`killer`][sudoku.variants.killer]: cages whose values differ and add up to the cage's sum. A cage is one primary
   item with one option per set of values that makes the sum; the option takes, as secondary
   items, the cage's places for every value *not* in the set, so the cells can only hold the set's
   values, each once (Knuth's way of stating killer sudoku as exact cover, no search code needed).
@@ -120,7 +120,7 @@ class Variant:
         return shape
 
     def fits(self, cells: int) -> None:
-        """Raise :class:`PuzzleError` unless a puzzle of ``cells`` cells fits this layout."""
+        """Raise [`PuzzleError`][sudoku.PuzzleError] unless a puzzle of ``cells`` cells fits this layout."""
         if self.cells and self.cells != cells:
             raise PuzzleError(f"the layout has {self.cells} cells, the puzzle {cells}")
         highest = max((max(members) for _, members in self.cages), default=-1)
@@ -183,7 +183,7 @@ class Variant:
 def read(puzzle: Puzzle, *, box: Box = None, symbols: str | None = None,
          variant: VariantLike = None) -> tuple[np.ndarray, Shape, Variant | None]:
     """``(values, shape, rules)`` of one puzzle read under ``variant`` (a name or a
-    :class:`Variant`): a PuzzleError when it cannot be read, does not fit the rules, or its givens
+    [`Variant`][sudoku.variants.Variant]): a PuzzleError when it cannot be read, does not fit the rules, or its givens
     clash."""
     rules = named(variant)
     boxes = rules is None or rules.boxes
@@ -200,7 +200,7 @@ X = Variant(diagonals=True)
 WINDOKU = Variant(windows=True)
 
 
-#: A variant as the functions take it: a :class:`Variant`, a name (``"x"``, ``"windoku"``,
+#: A variant as the functions take it: a `Variant`, a name (``"x"``, ``"windoku"``,
 #: ``"hyper"``, ``"standard"``) or None (standard rules).
 VariantLike: TypeAlias = str | Variant | None
 
@@ -220,8 +220,9 @@ def jigsaw(regions: str) -> Variant:
     """Jigsaw sudoku: ``regions`` is a grid of labels (one character per cell, any layout, as a
     puzzle is written) whose equal labels make the N regions of N cells that replace the boxes.
 
-    >>> jigsaw("AABB|AABB|CCDD|CCDD").regions[:4]
-    (0, 0, 1, 1)
+    Examples:
+        >>> jigsaw("AABB|AABB|CCDD|CCDD").regions[:4]
+        (0, 0, 1, 1)
     """
     labels = IGNORED.sub("", regions)
     size = math.isqrt(len(labels))
@@ -237,16 +238,17 @@ def jigsaw(regions: str) -> Variant:
     return Variant(regions=tuple(number[ch] for ch in labels), cells=len(labels))
 
 
-#: The labels :func:`regions_text` writes, region 0 first.
+#: The labels `regions_text` writes, region 0 first.
 LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 
 
 def regions_text(variant: Variant) -> str:
-    """A jigsaw's regions as :func:`jigsaw` reads them: a letter per cell, row by row (``A`` for
+    """A jigsaw's regions as [`jigsaw`][sudoku.variants.jigsaw] reads them: a letter per cell, row by row (``A`` for
     region 0), so that a puzzle written as ``puzzle,regions`` is read back with its regions.
 
-    >>> regions_text(jigsaw("xxyy|xxyy|zzww|zzww"))
-    'AABBAABBCCDDCCDD'
+    Examples:
+        >>> regions_text(jigsaw("xxyy|xxyy|zzww|zzww"))
+        'AABBAABBCCDDCCDD'
     """
     if variant.regions is None:
         raise ValueError("only a jigsaw has regions to write")
@@ -260,9 +262,10 @@ def killer(cages: str, sums: str | Mapping[str, int]) -> Variant:
     ``sums`` each label's sum, as a mapping or as text ``"a=3 b=15 ..."``. The values of a cage
     differ and add up to its sum.
 
-    >>> v = killer("aabc|dabc|deef|ggef", "a=7 b=4 c=6 d=5 e=7 f=4 g=7")
-    >>> v.cages[0]
-    (7, (0, 1, 5))
+    Examples:
+        >>> v = killer("aabc|dabc|deef|ggef", "a=7 b=4 c=6 d=5 e=7 f=4 g=7")
+        >>> v.cages[0]
+        (7, (0, 1, 5))
     """
     labels = IGNORED.sub("", cages)
     size = math.isqrt(len(labels))

@@ -1,5 +1,6 @@
 """What a user gets: an sdist that carries what its tests need, a wheel with its licence and type
 markers, and documentation that builds without a broken link or a missing reference."""
+import re
 import subprocess
 import sys
 import tarfile
@@ -64,6 +65,20 @@ def test_the_docs_build_strictly(tmp_path):
     assert done.returncode == 0, done.stderr[-3000:]
     assert (tmp_path / "site" / "reference" / "dlx" / "index.html").is_file()
     assert "ExactCover" in (tmp_path / "site" / "reference" / "dlx" / "index.html").read_text()
+    # the API pages: every docstring example inside a code block, cross-references as links
+    for package, examples, links in (("dlx", 90, 100), ("sudoku", 35, 40)):
+        html = (tmp_path / "site" / "reference" / package / "index.html").read_text()
+        outside = re.sub(r"<pre.*?</pre>", "", html, flags=re.S)
+        assert html.count("&gt;&gt;&gt;") >= examples and "&gt;&gt;&gt;" not in outside, package
+        assert "<blockquote" not in html and not re.search(r":(class|func|meth|mod|attr|data|exc|obj):`?", outside)
+        assert html.count('class="autorefs autorefs-internal"') >= links, package
+        assert not re.search(r"\]\[[\w.]+\]", outside), "a cross-reference left unresolved"
+    # the home opens with the install and a quick start; no page runs much past 2,500 words
+    home = (ROOT / "docs" / "index.md").read_text()
+    assert home.index("## Install") < home.index("## Quick start") < home.index("## The pages")
+    assert "pip install ." in home and "$ sudoku solve" in home
+    for page in (ROOT / "docs").glob("*.md"):
+        assert len(page.read_text().split()) <= 2600, page.name
 
 
 @pytest.mark.parametrize("package", ["dlx", "sudoku"])

@@ -1,16 +1,16 @@
 """The engines, by name: ``engine="auto"`` (the default), ``"dlx"``, ``"cells"``, ``"compact"`` or
 ``"dc"`` everywhere an engine can be chosen (with a strategy: ``"cells/binary/frb"``, ``"dc/wtd"``,
-see :func:`named`).
+see `named`).
 
-An engine is one search machine behind the small interface of :class:`base.Engine`, facts included
+An engine is one search machine behind the small interface of [`base.Engine`][dlx.engines.base.Engine], facts included
 (its summary, what it counts, what it refuses, its tunables, its test samples); a new one goes into
-a module of its own here and into :data:`ENGINES`, and everything else reads it from there. A name
+a module of its own here and into [`ENGINES`][dlx.engines.ENGINES], and everything else reads it from there. A name
 may stand for a family whose member is picked by the problem: ``"dlx"`` runs DLX1 on a plain
 exact-cover problem and the machine of DLX2/DLX3 on one with colours or multiplicities, so that every
 figure is the one Knuth's program for that kind of problem reports. ``"cells"`` is dancing cells
 (Knuth's SSXC1, SSXCC with colours). ``"compact"`` is Algorithm X for small problems with each
 item's live options in one machine word (DLX1's choices and nodes). ``"dc"`` is XCCDC, domain
-consistency at every node. ``"auto"`` picks one by the shape of the problem (:func:`choose`), by
+consistency at every node. ``"auto"`` picks one by the shape of the problem ([`choose`][dlx.engines.choose]), by
 measurement.
 """
 from __future__ import annotations
@@ -154,7 +154,7 @@ def choose(problem: Options) -> str:
     failure rates wins (``"cells/binary/frb"``: graceful labellings of C15 3.6x over the d-way
     search); domain consistency (``"dc"``) takes up to 24x fewer nodes than the other searches but
     2-46x more time on every row measured, so ``auto`` never picks it. A batch takes the d-way cells engine
-    where this rule says binary (:func:`batching`)."""
+    where this rule says binary (`batching`)."""
     if problem.bounds is not None:
         return "dlx"
     if problem.colours is not None:
@@ -170,7 +170,7 @@ def choose(problem: Options) -> str:
 
 
 class Auto:
-    """Not an engine but a choice between two (see :func:`choose`)."""
+    """Not an engine but a choice between two (see [`choose`][dlx.engines.choose])."""
 
     name = "auto"
     summary = ("picks one by the shape of the problem, as measured: cells for long options (5 entries or more "
@@ -188,8 +188,8 @@ ENGINES: dict[str, Family] = {"auto": Auto(), "dlx": DancingLinks(), "cells": Da
 #: How the engines that can branch binary do: ``branching="all"`` (d-way, the default) or ``"binary"``.
 BRANCHINGS = ("all", "binary")
 DEFAULT = "auto"
-#: The searches for the cheapest solutions (:meth:`dlx.ExactCover.cheapest`), by name: machines
-#: that keep the k best rather than visit every solution, so not engines of :data:`ENGINES`; they
+#: The searches for the cheapest solutions (`dlx.ExactCover.cheapest`), by name: machines
+#: that keep the k best rather than visit every solution, so not engines of `ENGINES`; they
 #: state the same facts, which the docs, the tests and the coverage run read.
 OPTIMISERS: dict[str, Any] = {"dlx5": DLX5()}
 
@@ -205,7 +205,7 @@ def machines() -> list[Engine]:
 
 
 def get(name: str) -> Family:
-    """The engine called ``name`` (with a strategy: ``"cells/binary/frb"``, see :func:`named`); a
+    """The engine called ``name`` (with a strategy: ``"cells/binary/frb"``, see `named`); a
     ValueError listing the names there are for any other."""
     base, slash, strategy = name.partition("/") if isinstance(name, str) else (name, "", "")
     try:
@@ -261,7 +261,7 @@ def names() -> list[str]:
 
 
 def batching(name: str, problem: Options) -> str:
-    """The name of the engine a :class:`dlx.Batch` runs when ``name`` is asked for: ``"auto"``
+    """The name of the engine a [`dlx.Batch`][dlx.Batch] runs when ``name`` is asked for: ``"auto"``
     chooses as for a search, but a strategy without batches (binary branching) gives way to its
     engine's own d-way search."""
     chosen = resolve(name, problem)
@@ -295,7 +295,7 @@ def help_text() -> str:
 
 
 def counting() -> str:
-    """What the figures of each engine count, as :class:`dlx.SearchStats` says."""
+    """What the figures of each engine count, as [`dlx.SearchStats`][dlx.SearchStats] says."""
     lines = []
     for name, family in ENGINES.items():
         for machine in family.machines:

@@ -3,11 +3,11 @@
 An engine turns a problem into its own structure (DLX1: the links) and runs a resumable search
 machine on it. The machine's ``state`` array has the same layout for every engine, so the layers
 above read a run's phase and counters without knowing the engine:
-``state[PHASE]`` (a :mod:`dlx.status` code), ``state[LEVEL]``, ``state[STEP]``, ``state[STOP]`` (set
+``state[PHASE]`` (a [`dlx.status`][dlx.status] code), ``state[LEVEL]``, ``state[STEP]``, ``state[STOP]`` (set
 it to stop the run at its next poll), ``state[NODES]``, ``state[UPDATES]``, ``state[SOLUTIONS]``,
 ``state[CLEANSINGS]`` (0 for an engine without colours).
 
-Two more slots let a search be split into pieces that run apart (:mod:`dlx.parallel`) and still
+Two more slots let a search be split into pieces that run apart ([`dlx.parallel`][dlx.parallel]) and still
 count exactly what one run counts:
 
 * ``state[FLOOR] = f``: levels ``0..f-1`` are *forced*: level ``l`` takes the option (the engine's
@@ -15,7 +15,7 @@ count exactly what one run counts:
   up to level ``f``. Forced levels count nothing but the try of level ``f-1``: the piece owns the
   subtree that try opens.
 * ``state[CEILING] = c`` (0: none): a run about to enter level ``c`` pauses with phase
-  :data:`dlx.status.SPLIT`, ``choice[0..c-1]`` the path there, and goes on past it when called
+  `dlx.status.SPLIT`, ``choice[0..c-1]`` the path there, and goes on past it when called
   again; it counts nothing of that subtree, nor the try that opens it.
 
 Every engine numbers the step that leaves a level ``LEAVE``, so a paused run can be told to back
@@ -98,7 +98,8 @@ class Machine(NamedTuple):
 
 class StructureError(AssertionError):
     """An engine's structure is not what the problem and the run's applied options make it: a bug
-    (in an engine, or in a caller that changed its arrays), found by :meth:`Engine.check`. Raised,
+    (in an engine, or in a caller that changed its arrays), found by
+    [`Engine.check`][dlx.engines.base.Engine.check]. Raised,
     never asserted, so a check checks under ``python -O`` too."""
 
 
@@ -108,21 +109,21 @@ class TraceRefused(ValueError):
 
 class Engine(Protocol):
     """The contract of an engine (what ``dlx.engines.ENGINES`` resolves to). An engine is a module
-    of :mod:`dlx.engines` holding its structure, its search machine, its batch kernel (built on
-    :mod:`.batch`) and its check, and a class with these facts and methods; one line in the registry
+    of [`dlx.engines`][dlx.engines] holding its structure, its search machine, its batch kernel (built on
+    [`batch`][dlx.batch]) and its check, and a class with these facts and methods; one line in the registry
     names it. Everything else reads the facts from the registry: the ``--engine`` help, the
-    docstring of :class:`dlx.SearchStats`, the engines' table in docs/architecture.md, the columns
+    docstring of [`dlx.SearchStats`][dlx.SearchStats], the engines' table in docs/architecture.md, the columns
     of bench/compare.py, and the tests (tests/test_engines.py runs the whole contract over every
     engine there is, tests/test_kernels.py compiles its ``searches`` for its ``samples``, the
     coverage run shrinks its ``tunables``).
 
-    A structure and a machine are each engine's own types (a :class:`Machine`, or one with its
+    A structure and a machine are each engine's own types (a [`Machine`][dlx.engines.base.Machine], or one with its
     ``choice``, ``state`` and ``first_tweak``): typed Any here, so an engine can name its own."""
 
     name: str
-    #: Whether :meth:`advance` records a trace (else it raises :class:`TraceRefused` for one).
+    #: Whether `advance` records a trace (else it raises `TraceRefused` for one).
     traces: bool
-    #: Whether it solves batches (:meth:`solve_batch`, :meth:`reduce_row`; else they raise a ValueError
+    #: Whether it solves batches (`solve_batch`, `reduce_row`; else they raise a ValueError
     #: that says which engine does).
     batches: bool
     #: Whether the pieces of a split search find one run's solutions in its order, with its nodes
@@ -139,7 +140,7 @@ class Engine(Protocol):
 
     @property
     def refuses(self) -> str:
-        """The problems it cannot take, in words (:meth:`refusal` is the test)."""
+        """The problems it cannot take, in words ([`refusal`][dlx.engines.base.Engine.refusal] is the test)."""
 
     @property
     def tunables(self) -> Mapping[str, Any]:
@@ -149,7 +150,7 @@ class Engine(Protocol):
     @property
     def samples(self) -> tuple[tuple[str, tuple], ...]:
         """Small problems its search is compiled for by tests/test_kernels.py: the name of a
-        function of :mod:`dlx.problems` and its arguments."""
+        function of [`dlx.problems`][dlx.problems] and its arguments."""
 
     @property
     def searches(self) -> tuple[Any, ...]:
@@ -161,7 +162,7 @@ class Engine(Protocol):
 
     def prepare(self, options: Options) -> Any:
         """The engine's structure for ``options``, as built (its kernels are loaded by the first
-        run that calls them: :meth:`Prepared.warm`)."""
+        run that calls them: `Prepared.warm`)."""
 
     def copy(self, structure) -> Any:
         """A fresh copy of an as-built structure, to search on."""
@@ -179,7 +180,7 @@ class Engine(Protocol):
         about ``work`` units of work; return the solutions visited (see ``dlx1.search``). With
         ``early`` the run may end (phase EXHAUSTED) without taking back the levels still applied,
         when no level has an option left: the caller unwinds or restores. ``trace``: a buffer for
-        the steps (see :mod:`dlx.tracing`), or :class:`TraceRefused`."""
+        the steps (see [`dlx.tracing`][dlx.tracing]), or [`TraceRefused`][dlx.engines.base.TraceRefused]."""
 
     def unwind(self, structure, machine: Any) -> None:
         """Take back whatever the run still has applied; the structure is as built again."""
@@ -187,32 +188,32 @@ class Engine(Protocol):
     def untried(self, structure, machine: Any, level: int, pristine) -> list[int]:
         """The choice values a paused run has yet to try at ``level`` (below its current one), in
         the order it would try them: each, forced after ``choice[:level]``, is a piece of the rest
-        of the run (see :mod:`dlx.parallel`). ``pristine``: the structure as built. A value the
+        of the run (see [`dlx.parallel`][dlx.parallel]). ``pristine``: the structure as built. A value the
         run would not reach may be listed (its piece finds nothing); none it would is left out."""
 
     def applied(self, structure, machine: Any) -> list[int]:
         """The options (numbers) a paused run has applied, in level order."""
 
     def check(self, options: Options, structure, machine: Any = None) -> None:
-        """Raise :class:`StructureError` unless ``structure`` is exactly what ``options`` give at
-        the point where ``machine`` (None: no run) has paused. Cost: linear in the size of the
-        problem (Python; for tests)."""
+        """Raise [`StructureError`][dlx.engines.base.StructureError] unless ``structure`` is exactly
+        what ``options`` give at the point where ``machine`` (None: no run) has paused. Cost: linear in
+        the size of the problem (Python; for tests)."""
 
     def first_nodes(self, options: Options) -> np.ndarray:
         """What the batch kernel needs per option to select it (DLX1: its first node)."""
 
     def solve_batch(self, structure, pristine, scratch, groups, rows: np.ndarray, limit: int,
                     max_nodes: int, work: int, results) -> bool:
-        """One slice of a batch (see :mod:`.batch`; ``scratch`` a :class:`.batch.Scratch` of this
-        engine's machine, ``groups`` a :class:`.batch.Groups`, ``results`` a
-        :class:`.batch.Results`): True when every row is done."""
+        """One slice of a batch (see [`batch`][dlx.batch]; ``scratch`` a `batch.Scratch` of this
+        engine's machine, ``groups`` a `batch.Groups`, ``results`` a
+        `batch.Results`): True when every row is done."""
 
     def reduce_row(self, structure, pristine, scratch, groups, row: np.ndarray, units: np.ndarray,
                    unit_ends: np.ndarray, keep: int, minimal: bool, budget: int) -> int:
         """``row`` with values taken away, unit by unit, while it keeps one solution (see
-        :meth:`dlx.Batch.reduce`), in place; returns the solutions of the row as given, up to 2,
-        or -1 when its values clash. :func:`.batch.reduce_by_rows` does it with
-        :meth:`solve_batch`, for an engine without a kernel of its own."""
+        [`dlx.Batch.reduce`][dlx.batch.Batch.reduce]), in place; returns the solutions of the row as given, up to 2,
+        or -1 when its values clash. `batch.reduce_by_rows` does it with
+        [`solve_batch`][dlx.engines.base.Engine.solve_batch], for an engine without a kernel of its own."""
 
 
 class Single:
@@ -286,7 +287,7 @@ def warm_up(engine: Engine, structure, trace: np.ndarray | None = None) -> None:
 
 
 def refuse_trace(engine: Engine, trace) -> None:
-    """Raise :class:`TraceRefused` when a trace is asked of ``engine``, which records none."""
+    """Raise [`TraceRefused`][dlx.engines.base.TraceRefused] when a trace is asked of ``engine``, which records none."""
     if trace is not None:
         raise TraceRefused(f"a trace is recorded by the dlx engine on problems without colours or "
                            f"multiplicities (Knuth's DLX1), not by {engine.name}")
@@ -354,14 +355,14 @@ class Prepared:
 
     def acquire(self, holder=None):
         """The structure in place when no one holds it (``holder``, if given, is remembered so that
-        :meth:`check` can ask it what it has applied), else a fresh copy."""
+        [`check`][dlx.engines.base.Engine.check] can ask it what it has applied), else a fresh copy."""
         if self._lock.acquire(blocking=False):
             self._holder = None if holder is None else weakref.ref(holder)
             return self.structure
         return self.engine.copy(self.pristine)
 
     def release(self, structure) -> None:
-        """Hand back what :meth:`acquire` gave, as built again."""
+        """Hand back what `acquire` gave, as built again."""
         if structure is self.structure:
             self._holder = None
             self._lock.release()

@@ -28,7 +28,7 @@ from .base import PHASE
 # indices into ``where``: the row being solved, how far it got, how many options it selected
 ROW, STAGE, CHOSEN = 0, 1, 2
 NEW_ROW, FIRST, MORE = 0, 1, 2     # stages of a row: nothing done, seeking the first solution, counting on
-#: What :func:`given` returns for a value beyond its group.
+#: What `given` returns for a value beyond its group.
 NO_NODE = np.uint32(0xFFFFFFFF)
 #: A kernel call's work when nothing needs to interrupt it (a reduction's single rows).
 ENDLESS = np.int64(1) << 62
@@ -36,7 +36,8 @@ ENDLESS = np.int64(1) << 62
 
 class Groups(NamedTuple):
     """How a batch's rows name options: ``first_node[o]`` (what the engine's select takes for
-    option ``o``, :meth:`Engine.first_nodes`), ``group_start``, and ``option_group``/``option_value``,
+    option ``o``, [`Engine.first_nodes`][dlx.engines.base.Engine.first_nodes]), ``group_start``, and
+    ``option_group``/``option_value``,
     which map an option back to its group and value (-1/0 for an option outside every group)."""
 
     first_node: np.ndarray      # uint32 per option
@@ -46,7 +47,7 @@ class Groups(NamedTuple):
 
 
 class Results(NamedTuple):
-    """What a batch kernel writes, one entry per row (see :class:`dlx.BatchResult`)."""
+    """What a batch kernel writes, one entry per row (see [`dlx.BatchResult`][dlx.BatchResult])."""
 
     answers: np.ndarray   # (rows, groups) uint8
     counts: np.ndarray    # int64
@@ -141,8 +142,8 @@ def solve_rows(engine, structure, pristine, scratch: Scratch, groups: Groups, ro
 
 def reduce_by_rows(engine, structure, pristine, scratch: Scratch, groups: Groups, row: np.ndarray,
                    units: np.ndarray, unit_ends: np.ndarray, keep: int, minimal: bool, budget: int) -> int:
-    """:meth:`Engine.reduce_row` with one batch row per test: each test selects the row's values
-    afresh. For an engine without a reduction kernel of its own."""
+    """[`Engine.reduce_row`][dlx.engines.base.Engine.reduce_row] with one batch row per test: each test
+    selects the row's values afresh. For an engine without a reduction kernel of its own."""
     first = solve_rows(engine, structure, pristine, scratch, groups, row[None, :], 2, np.iinfo(np.int64).max)
     if first.status[0] == st.INVALID:
         return -1

@@ -4,7 +4,7 @@
 Every node of the search tree is an item ``i`` and an option ``o`` of it. The left child takes ``o``
 (covers ``i`` with it: one more *stage*); the right child drops ``o`` and leaves ``i`` to be covered
 by another option (the same stage, one more *level*), unless ``o`` was ``i``'s last. The d-way
-search of :mod:`.cells` tries the ``d`` options of ``i`` one after another; here the right child
+search of `cells` tries the ``d`` options of ``i`` one after another; here the right child
 chooses its item again, so a heuristic that learns from the search can turn elsewhere:
 
 * ``mrv`` (minimum remaining values, Knuth's default): the active primary item with the fewest
@@ -28,7 +28,7 @@ The layout is Knuth's. ``set`` holds per item, before its options, ``slack`` (``
 holds the active items, primary and secondary mixed, in its first ``active`` places. Node ``y`` (an
 even index of ``nd``) has ``itm = nd[y]`` and ``loc = nd[y+1]`` with ``set[loc] = y``; the spacer
 after an option of ``t`` entries has ``itm = SPACER | t`` (Knuth's ``-t``) and ``loc`` the option's
-number; every index is unsigned (as in :mod:`.cells`). Taking an option swaps the options that clash
+number; every index is unsigned (as in `cells`). Taking an option swaps the options that clash
 with it out of their other items' sets (each an *update*) and its items out of the active list;
 with multiplicities a primary item's bound goes down by one and the item stays active (only the
 option leaves its set) until the bound reaches 0. Leaving an option out
@@ -346,7 +346,7 @@ def include_mcc(opt, item, sets, nd, clr, second, state):
     leaves the active list; an item still open only loses ``opt`` from its set. An item left with
     fewer options than its bound needs beyond its slack stops the take (``forced`` emptied).
     Returns ``(ok, updates, tough)``, ``tough`` the item that could not be covered. Its own leaf
-    (not spelled out in :func:`search`): the cover's loops then get registers of their own."""
+    (not spelled out in [`search`][dlx.search]): the cover's loops then get registers of their own."""
     coloured = clr.size > 0
     active = np.uint32(state[ACTIVE])
     updates = 0
@@ -548,7 +548,7 @@ def choose(item, sets, second, state, force, weight, heuristic, mcc):
 
 @njit(cache=True, nogil=True)
 def choose_mrv(item, sets, second, active, force, forced):
-    """:func:`choose` for SSXCC-BINARY's own heuristic, the common case, in fewer steps: the item
+    """[`choose`][dlx.engines.choose] for SSXCC-BINARY's own heuristic, the common case, in fewer steps: the item
     with the fewest options (at least two), the first item on ties, every item with one option
     pushed on ``force``. Returns ``(best, size, forced)``, size ``INF_SIZE`` when no primary item
     is active."""
@@ -575,7 +575,7 @@ def choose_mrv(item, sets, second, active, force, forced):
 
 @njit(cache=True, nogil=True)
 def choose_mcc(item, sets, second, active, force, forced):
-    """:func:`choose` for SSMCC's own heuristic: the least branching degree ``size + min(slack,
+    """[`choose`][dlx.engines.choose] for SSMCC's own heuristic: the least branching degree ``size + min(slack,
     bound) - bound + 1``, then the least slack, then the longest list, then the first item; an item
     of degree 1 pushed on ``force`` as many times as it needs options. Returns ``(best, degree,
     forced)``."""
@@ -623,7 +623,7 @@ def learn_frb(ok, i, weight):
 @njit(cache=True, nogil=True, error_model="numpy")
 def learn_wtd(i, weight, knobs):
     """WTD: item number ``i`` was wiped out: its weight grows by ``dw``, and ``dw`` by its factor.
-    True when the weight has grown dangerously large (:func:`rescale` is due)."""
+    True when the weight has grown dangerously large (`rescale` is due)."""
     dw = knobs[0]
     w = np.float32(weight[i, 0] + dw)
     weight[i, 0] = w
@@ -653,10 +653,10 @@ def search(B, choice, deg, stagelevel, levelstage, saved, stack, force, weight, 
            max_nodes, work, out, ends):
     """Run until ``want`` more solutions, the end, ``max_nodes`` nodes, ``state[STOP]``, about
     ``work`` updates, or a full save stack (``state[GROW]`` set: grow it and call again); returns
-    the solutions this call visited, written as in :func:`.dlx1.search` (the options taken, in stage
+    the solutions this call visited, written as in `dlx1.search` (the options taken, in stage
     order). ``state[FLOOR] = f``: levels ``0..f-1`` replay the path in ``choice`` (a node taken, or
     dropped when ``REJECTED``) and the run ends when it backs up to one of them;
-    ``state[CEILING]`` pauses it (phase SPLIT) at a level, as :mod:`.base` says."""
+    ``state[CEILING]`` pauses it (phase SPLIT) at a level, as [`base`][dlx.engines.base] says."""
     item, sets, nd, clr = B.item, B.set, B.nd, B.clr
     second = np.uint32(B.second)
     mcc = B.mcc
@@ -880,12 +880,12 @@ def applied(B: BinaryStructure, machine: BinaryMachine) -> tuple[list[int], list
 
 
 def check(B: BinaryStructure, problem: Options, machine: BinaryMachine | None = None) -> None:
-    """Raise :class:`StructureError` unless the sets are exactly what ``problem`` gives with the
-    options the paused run ``machine`` has taken and dropped (none: as built), as sets (the order
-    within a set dances): ``pos`` inverts ``item``, ``loc`` inverts ``set``, the active items are
-    those still to be covered (with multiplicities: those with a bound and options left), each with
-    its bound and the live options that every taken option allows. Cost: linear in the size of the
-    problem times the options taken (Python; for tests)."""
+    """Raise [`StructureError`][dlx.engines.dlx5.StructureError] unless the sets are exactly what
+    ``problem`` gives with the options the paused run ``machine`` has taken and dropped (none: as
+    built), as sets (the order within a set dances): ``pos`` inverts ``item``, ``loc`` inverts ``set``,
+    the active items are those still to be covered (with multiplicities: those with a bound and options
+    left), each with its bound and the live options that every taken option allows. Cost: linear in the
+    size of the problem times the options taken (Python; for tests)."""
     taken, dropped = applied(B, machine) if machine is not None else ([], [])
     active = int(B.active if machine is None else machine.state[ACTIVE])
     start, ids, colours = problem.start, problem.items, problem.colours

@@ -44,8 +44,8 @@ Steps, as SSXC1 labels them (``forward``, ``advance``/``tryit``, ``abort``, ``ba
   item has no option left, else restore the saved sizes and advance to the next option;
 * ``BACKUP``: leave the level, and abort its try.
 
-SSXC1's ``hide(c, check)`` hides every option of item ``c``: here that is :func:`cover` (which
-purifies too, with colours), and :func:`hide` takes one option out of the sets of its other items
+SSXC1's ``hide(c, check)`` hides every option of item ``c``: here that is [`cover`][dlx.engines.dlx5.cover] (which
+purifies too, with colours), and `hide` takes one option out of the sets of its other items
 (SSXC1's "Remove the option from the other sets it's in").
 """
 from __future__ import annotations
@@ -84,7 +84,7 @@ from .batch import FIRST, MORE, NEW_ROW, NO_NODE, ROW, STAGE
 FORWARD, ADVANCE, ABORT, BACKUP = 0, 1, 2, 3
 assert BACKUP == LEAVE
 #: More slots of a cells machine's ``state``: the ends of the active lists, and a request for a
-#: larger save stack (the kernel returns with it set; :meth:`Cells.advance` grows the stack).
+#: larger save stack (the kernel returns with it set; `Cells.advance` grows the stack).
 ACTIVE1, ACTIVE2, GROW = STATE_SIZE, STATE_SIZE + 1, STATE_SIZE + 2
 CELLS_STATE_SIZE = STATE_SIZE + 3
 
@@ -319,7 +319,7 @@ def apply_others(x, item, sets, nd, clr, second, state, check):
     other items of cur_node" (one update each), then "Hide the other options of those items, or
     goto abort" (or purify them). An item already inactive is one the option
     shares, purified with the same colour. The sets of items inactive before are left alone (see
-    :func:`hide`). Returns ``(updates, cleansings, ok)``, ok False on an early abort."""
+    `hide`). Returns ``(updates, cleansings, ok)``, ok False on an early abort."""
     coloured = clr.size > 0
     lo1 = state[ACTIVE1]
     lo2 = state[ACTIVE2]
@@ -445,11 +445,11 @@ def search(C, choice, saved, stack, state, want, max_nodes, work, early, out, en
     """Run until ``want`` more solutions have been visited, the tree is exhausted, the node count
     reaches ``max_nodes``, ``state[STOP]`` is set, about ``work`` updates are spent, or the save
     stack is full (``state[GROW]`` set: grow it and call again); returns how many solutions this
-    call visited. Phases, ``early``, ``out`` and ``ends`` as in :func:`dlx1.search`.
+    call visited. Phases, ``early``, ``out`` and ``ends`` as in `dlx1.search`.
 
     Item choice: the active primary item with the fewest options, the first in ``item`` on ties
     (the order of ``item`` changes as items are swapped out and in). ``state[FLOOR]`` and
-    ``state[CEILING]`` make it a piece of a split search (see :mod:`.base`); a forced level takes
+    ``state[CEILING]`` make it a piece of a split search (see [`base`][dlx.engines.base]); a forced level takes
     the item of its given node."""
     item, sets, nd, clr = C.item, C.set, C.nd, C.clr
     second = C.second
@@ -642,12 +642,12 @@ def unwind(C, state):
         state[PHASE] = st.STOPPED
 
 
-# --- many variants of the problem in one call (see :mod:`.batch`)
+# --- many variants of the problem in one call (see `batch`)
 
 
 @njit(cache=True, nogil=True)
 def solve_batch(C, G, R, rows, limit, max_nodes, work, where, choice, saved, stack, state, out, ends):
-    """:func:`dlx1.solve_batch` for dancing cells: the same arguments and results (less
+    """`dlx1.solve_batch` for dancing cells: the same arguments and results (less
     ``pristine``: the sets keep their origin), with this module's search. After every row the sets
     are put back as built, exactly, so a row's answer never depends on the rows before it. Returns
     False also when the search needs a larger save stack (``state[GROW]``)."""
@@ -715,7 +715,7 @@ def first_nodes(option_start: np.ndarray) -> np.ndarray:
 
 
 def check(C: CellStructure, problem: Options, applied_options = ()) -> None:
-    """Raise :class:`StructureError` unless the sets are exactly what ``problem`` gives with
+    """Raise [`StructureError`][dlx.engines.dlx5.StructureError] unless the sets are exactly what ``problem`` gives with
     ``applied_options`` (numbers) chosen, as sets (the order within a set dances): SSXC1's
     ``sanity()`` (``pos`` inverts ``item``, ``loc`` inverts ``set``), made exact. The active
     items are those no applied option has; each active item's live options are those still
@@ -858,6 +858,6 @@ class Cells(Single):
 
     def reduce_row(self, structure, pristine, scratch, groups, row, units, unit_ends, keep, minimal,
                    budget) -> int:
-        """One batch row per test (:func:`.batch.reduce_by_rows`)."""
+        """One batch row per test (`batch.reduce_by_rows`)."""
         return batch.reduce_by_rows(self, structure, pristine, scratch, groups, row, units, unit_ends, keep,
                                     minimal, budget)

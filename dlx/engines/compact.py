@@ -97,7 +97,7 @@ FORCED = -1
 #: search can need, at least ``STACK_START`` bytes) and doubles when a search needs more.
 STACK_LEVELS = 16
 STACK_START = 1 << 16
-#: :meth:`CompactEngine.reduce_row` keeps the words of every level and unit when they fit here.
+#: `CompactEngine.reduce_row` keeps the words of every level and unit when they fit here.
 REDUCE_BYTES = 1 << 26
 
 
@@ -209,7 +209,7 @@ def word_for(per_item: int) -> type:
 
 
 def build(options: Options) -> Compact:
-    """The words and CSR arrays of ``options`` (which must fit :func:`limits`). Cost: linear in
+    """The words and CSR arrays of ``options`` (which must fit `limits`). Cost: linear in
     the size of the problem."""
     n_items, n1 = options.n_items, options.n_primary
     counts = np.bincount(options.items, minlength=n_items)
@@ -324,8 +324,8 @@ def select(o, C):
 
 @njit(cache=True, nogil=True)
 def take(o, C):
-    """:func:`select` without keeping ``single`` or looking for dead ends: for many options taken
-    at once (a batch row's givens), after which :func:`recount` makes ``single`` exact. Returns the
+    """`select` without keeping ``single`` or looking for dead ends: for many options taken
+    at once (a batch row's givens), after which `recount` makes ``single`` exact. Returns the
     updates."""
     mask, n1 = C.mask, C.n1
     opt_start, opt_items, opt_bit, opt_clr = C.opt_start, C.opt_items, C.opt_bit, C.opt_clr
@@ -366,7 +366,7 @@ def take(o, C):
 
 @njit(cache=True, nogil=True)
 def recount(C):
-    """Make ``single`` exact again (after :func:`take`): the uncovered primary items with one live
+    """Make ``single`` exact again (after `take`): the uncovered primary items with one live
     option. One pass over the primary items."""
     mask, n_items, shift = C.mask, C.n_items, C.shift
     low = (ONE << shift) - ONE
@@ -384,10 +384,10 @@ def search(C, choice, itm, saved, stack, state, want, max_nodes, work, early, ou
     reaches ``max_nodes``, ``state[STOP]`` is set, about ``work`` updates are spent, or the save
     stack is full (``state[GROW]`` set: grow it and call again); returns how many solutions this
     call visited. Phases, ``early``, ``out``, ``ends``, ``state[FLOOR]`` and ``state[CEILING]`` as
-    in :func:`dlx1.search`; a forced level takes the option at position ``choice[level]``, and a
-    piece that completes puts the words back as built (:func:`retake` takes its forced levels
+    in `dlx1.search`; a forced level takes the option at position ``choice[level]``, and a
+    piece that completes puts the words back as built (`retake` takes its forced levels
     again).
-    :func:`select` is spelled out here: the search calls leaves only (see :mod:`.base`)."""
+    `select` is spelled out here: the search calls leaves only (see [`base`][dlx.engines.base])."""
     mask, n1 = C.mask, C.n1
     opt_start, opt_items, opt_bit, opt_clr = C.opt_start, C.opt_items, C.opt_bit, C.opt_clr
     item_start, item_opts, item_clr = C.item_start, C.item_opts, C.item_clr
@@ -593,7 +593,7 @@ def unwind(C, state):
         state[PHASE] = st.STOPPED
 
 
-# --- many variants of the problem in one call (see :mod:`.batch`)
+# --- many variants of the problem in one call (see `batch`)
 
 
 @njit(cache=True, nogil=True)
@@ -607,7 +607,7 @@ def covers_all(C):
 
 @njit(cache=True, nogil=True)
 def solve_batch(C, G, R, rows, limit, max_nodes, work, where, choice, itm, saved, stack, state, out, ends):
-    """:func:`dlx1.solve_batch` for the compact engine: the same arguments and results (less
+    """`dlx1.solve_batch` for the compact engine: the same arguments and results (less
     ``pristine`` and ``chosen``). A row's givens are taken as the search takes an option (a given
     no longer live clashes with one before it: INVALID); after the row the words are copied back
     as built. Returns False also when the search needs a larger save stack (``state[GROW]``)."""
@@ -689,7 +689,7 @@ def _count2(C, choice, itm, saved, stack, state, budget):
 
 @njit(cache=True, nogil=True)
 def reduce_row(C, G, row, units, unit_ends, keep, minimal, budget, choice, itm, saved, stack, state, snaps):
-    """:func:`dlx1.reduce_row` for the compact engine: the same arguments, result and order of
+    """`dlx1.reduce_row` for the compact engine: the same arguments, result and order of
     tests. The units are taken in reverse order, the words saved before each (``snaps``, a row of
     words per unit), so that testing unit ``t`` starts from the words with the units after it
     taken: copy them back, take the units before it that had to stay, search. ``stack`` must hold
@@ -800,9 +800,10 @@ def expected_mask(C: Compact, problem: Options, applied_options=()) -> np.ndarra
 
 
 def check(C: Compact, problem: Options, applied_options=()) -> None:
-    """Raise :class:`StructureError` unless the arrays are exactly what ``problem`` gives with
-    ``applied_options`` (numbers) taken: the static arrays as built, and every word recomputed from
-    scratch. Cost: linear in the size of the problem times the applied options (Python; for tests)."""
+    """Raise [`StructureError`][dlx.engines.dlx5.StructureError] unless the arrays are exactly what
+    ``problem`` gives with ``applied_options`` (numbers) taken: the static arrays as built, and every
+    word recomputed from scratch. Cost: linear in the size of the problem times the applied options
+    (Python; for tests)."""
     fresh = build(problem)
     for name in ("opt_start", "opt_items", "opt_bit", "opt_clr", "item_start", "item_opts", "item_clr", "origin",
                  "every", "spare"):
@@ -899,9 +900,9 @@ class CompactEngine(Single):
 
     def reduce_row(self, structure, pristine, scratch, groups, row, units, unit_ends, keep, minimal,
                    budget) -> int:
-        """See :func:`reduce_row`: the values of ``row`` taken away while it stays unique, each test
-        starting from saved words. Where the words of every level and unit would take more than
-        ``REDUCE_BYTES``, one batch row per test (:func:`.batch.reduce_by_rows`)."""
+        """See [`reduce_row`][dlx.engines.base.Engine.reduce_row]: the values of ``row`` taken away
+        while it stays unique, each test starting from saved words. Where the words of every level and
+        unit would take more than ``REDUCE_BYTES``, one batch row per test (`batch.reduce_by_rows`)."""
         m = scratch.machine
         size = structure.mask.size
         deepest = m.choice.size * size

@@ -13,7 +13,7 @@ Supports are found by AC-6 with AC3rm's reuse (Bessière; Lecoutre and Hemery), 
 * the *trigger list* of an option ``o'`` holds the pairs ``(o, p)`` it supports (``o'`` covers
   primary item ``p``, is compatible with ``o``); purging ``o'`` moves each pair to the *fixit
   list* of ``o`` and puts ``o`` in the queue, unless ``o`` or ``p`` is inactive already;
-* :func:`search`'s ``EMPTY`` part takes each queued option and looks for new supports in the sets
+* [`search`][dlx.search]'s ``EMPTY`` part takes each queued option and looks for new supports in the sets
   of its holes' items; an option with a hole no option can fill is purged in turn;
 * every purged option gets an *age* (``2s`` when purged in stage ``s`` before its choice, ``2s+1``
   after), and a trigger list is reordered, youngest entries last, with *hints* (stamped by the
@@ -285,9 +285,9 @@ def clear_queue(nd, pool, regs):
 def retrigger(opt, nd, sets, pool, trig_head, trig_tail, stagestamp, regs):
     """The rest of ``opt_out``, once option ``opt`` is deleted: it gets the current age; each live
     entry ``(o, p)`` of its trigger list moves to the fixit list of ``o`` (queued if it was not);
-    the entries of inactive options go to ``trig_head[age]`` by their age (:func:`rehint` puts
+    the entries of inactive options go to ``trig_head[age]`` by their age (`rehint` puts
     them back); a hint still valid ends the scan. The pool's cells come from and go back to its
-    avail stack, as getavail and putavail do. Returns what :func:`rehint` needs: ``(pp, p, q,
+    avail stack, as getavail and putavail do. Returns what `rehint` needs: ``(pp, p, q,
     cutoff, tmin)``."""
     cur_age = regs[R_AGE]
     active = regs[R_ACTIVE]
@@ -369,9 +369,9 @@ def retrigger(opt, nd, sets, pool, trig_head, trig_tail, stagestamp, regs):
 @njit(cache=True, nogil=True)
 def rehint(opt, scanned, nd, pool, trig_head, trig_tail, stagestamp, regs):
     """``Replace trigger(opt) by its unused entries, reordered and hinted``: the entries bucketed
-    by :func:`retrigger` come back youngest last, each age's behind a hint stamped with its stage
+    by `retrigger` come back youngest last, each age's behind a hint stamped with its stage
     (none for the current age); a valid hint met by the scan (``pp``) is not doubled. ``scanned``:
-    what :func:`retrigger` returned."""
+    what `retrigger` returned."""
     pp, p, q, cutoff, tmin = scanned
     cur_age = regs[R_AGE]
     if pp == 0:
@@ -439,7 +439,7 @@ def mark_option(opt, nd, sets, second, mark):
 @njit(cache=True, nogil=True)
 def support(ii, nd, sets, regs, second):
     """The spacer of the first option in item ``ii``'s set that is compatible with the option whose
-    items are marked (:func:`mark_option`), or -1: ``If optp is compatible with opt, break``. The
+    items are marked (`mark_option`), or -1: ``If optp is compatible with opt, break``. The
     indices are unsigned (numba then tests no index for a negative value): the hottest loop of
     XCCDC."""
     stamp = regs[R_COMPAT]
@@ -559,7 +559,7 @@ def choose(item, sets, second, active, weight, heuristic):
 def search(D, choice, deg, stagelevel, levelstage, saved, stack, stagestamp, trig_head, trig_tail, pool, weight,
            regs, state, heuristic, want, max_nodes, work, out, ends):
     """Run until ``want`` more solutions, the end, ``max_nodes`` nodes, ``state[STOP]`` or about
-    ``work`` updates; returns the solutions this call visited, written as in :func:`.dlx1.search`.
+    ``work`` updates; returns the solutions this call visited, written as in `dlx1.search`.
     The first call makes the domains consistent (``START``: establish_dc); a problem whose domains
     cannot be is done with no node. ``state[FLOOR] = f``: levels ``0..f-1`` replay the path in
     ``choice`` (an option taken, or purged when ``REJECTED``), as XCCDC resumes a partial solution,
@@ -1006,11 +1006,11 @@ def applied(D: DCStructure, machine: DCMachine) -> tuple[list[int], list[int]]:
 
 
 def check(D: DCStructure, problem: Options, machine: DCMachine | None = None) -> None:
-    """Raise :class:`StructureError` unless the structure is sound: ``pos`` inverts ``item``, every
-    node's ``loc`` inverts ``set``, every option's nodes hold its items (its first primary item
-    first); as built (no machine, or one that has not started) every set holds every option of its
-    item and every item is active; at a pause, each active item's live options are options of it
-    that every taken option allows and no purged level dropped, and each active primary item has
+    """Raise [`StructureError`][dlx.engines.dlx5.StructureError] unless the structure is sound: ``pos``
+    inverts ``item``, every node's ``loc`` inverts ``set``, every option's nodes hold its items (its
+    first primary item first); as built (no machine, or one that has not started) every set holds every
+    option of its item and every item is active; at a pause, each active item's live options are options
+    of it that every taken option allows and no purged level dropped, and each active primary item has
     one at least (domain consistency keeps every domain nonempty). Cost: linear in the size of the
     problem times the options taken (Python; for tests)."""
     start, ids, colours = problem.start, problem.items, problem.colours

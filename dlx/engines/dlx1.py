@@ -91,7 +91,7 @@ def new_state(n_primary: int) -> tuple[np.ndarray, np.ndarray]:
 
 @njit(cache=True, nogil=True)
 def event(trace, kind, level, a, b):
-    """Record one event of a traced search (see :mod:`dlx.tracing`)."""
+    """Record one event of a traced search (see [`dlx.tracing`][dlx.tracing])."""
     at = 1 + 4 * trace[0]
     trace[at] = kind
     trace[at + 1] = level
@@ -108,10 +108,10 @@ def search(L, choice, state, want, max_nodes, work, early, out, ends, counting=T
     MAX_NODES, STOPPED, or EXHAUSTED). A RUNNING, MAX_NODES or STOPPED search can be called again
     to go on, with a larger ``max_nodes`` after MAX_NODES.
 
-    With ``early`` set, the search ends as soon as no level has an option left to try, without
-    taking back the options still applied: the phase becomes EXHAUSTED and the caller either calls
-    :func:`unwind` or, faster, restores a copy of the links. On an easy puzzle every level is forced,
-    so this saves the whole way back.
+    With ``early`` set, the search ends as soon as no level has an option left to try, without taking
+    back the options still applied: the phase becomes EXHAUSTED and the caller either calls
+    [`unwind`][dlx.engines.base.Engine.unwind] or, faster, restores a copy of the links. On an easy
+    puzzle every level is forced, so this saves the whole way back.
 
     When ``ends`` is not empty, solution ``j`` of this call is written as option numbers (in level
     order) to ``out[ends[j-1]:ends[j]]``; the call also pauses when ``out`` could not hold one more
@@ -123,13 +123,13 @@ def search(L, choice, state, want, max_nodes, work, early, out, ends, counting=T
     less than DLX1 on choosing: when ``length[0]`` says an active primary item has no option the
     level is a dead end at once, and otherwise the scan stops at the first item with one option.
     With ``state[FLOOR]`` and ``state[CEILING]`` set the search is a piece of a split one (see
-    :mod:`.base`): forced levels below the floor, a pause (phase SPLIT) at the ceiling.
+    [`base`][dlx.engines.base]): forced levels below the floor, a pause (phase SPLIT) at the ceiling.
 
     Where updates per node are many, keeping ``length[0]`` costs more than it saves: with
-    ``counting`` false (see :func:`scanning_search`) the search scans every item instead, and counts
+    ``counting`` false (see `scanning_search`) the search scans every item instead, and counts
     ``length[0]`` afresh before it returns; either way it chooses the same item.
 
-    ``trace`` (see :func:`traced_search`), when given, receives an event per step: the item chosen
+    ``trace`` (see `traced_search`), when given, receives an event per step: the item chosen
     and its options, each option tried, dead ends, solutions and backtracks. Without it numba
     compiles the search with none of that code.
     """
@@ -291,16 +291,16 @@ def search(L, choice, state, want, max_nodes, work, early, out, ends, counting=T
 
 @njit(cache=True, nogil=True)
 def scanning_search(L, choice, state, want, max_nodes, work, early, out, ends, counting=False):
-    """:func:`search` without ``length[0]``: ``counting`` reaches it as a constant False, so numba
+    """[`search`][dlx.search] without ``length[0]``: ``counting`` reaches it as a constant False, so numba
     compiles a version whose dancing loops do not keep the count."""
     return search(L, choice, state, want, max_nodes, work, early, out, ends, counting)
 
 
 @njit(cache=True, nogil=True)
 def traced_search(L, choice, state, want, max_nodes, work, out, ends, trace):
-    """:func:`search` recording its steps into ``trace`` (int64): ``trace[0]`` counts the events
+    """[`search`][dlx.search] recording its steps into ``trace`` (int64): ``trace[0]`` counts the events
     recorded, event ``e`` is ``trace[1 + 4*e : 5 + 4*e]`` = (kind, level, a, b) as
-    :mod:`dlx.tracing` describes. The search pauses (phase still RUNNING) when the next node's
+    [`dlx.tracing`][dlx.tracing] describes. The search pauses (phase still RUNNING) when the next node's
     events might not fit; the caller empties the trace (``trace[0] = 0``) and calls again. Nodes,
     updates and choices are those of the untraced search."""
     return search(L, choice, state, want, max_nodes, work, False, out, ends, True, trace)
@@ -324,12 +324,12 @@ def applied(L: Links, choice: np.ndarray, state: np.ndarray) -> list[int]:
     return [int(option_of(choice[level], L.top)) for level in range(state[LEVEL])]
 
 
-# --- many variants of the problem in one call (see :mod:`.batch`)
+# --- many variants of the problem in one call (see `batch`)
 
 
 @njit(cache=True, nogil=True)
 def solve_batch(L, pristine, G, R, rows, limit, max_nodes, work, where, chosen, choice, state, out, ends):
-    """Solve rows ``where[ROW]`` onwards (see :mod:`.batch`); returns True when every row is done,
+    """Solve rows ``where[ROW]`` onwards (see [`batch`][dlx.batch]); returns True when every row is done,
     False when about ``work`` updates were spent first (call again to go on). The selected options
     are covered as a chosen option's items are; one whose item is covered already makes the row
     INVALID.
@@ -586,7 +586,8 @@ class DLX1:
 
     def reduce_row(self, structure, pristine, scratch, groups, row, units, unit_ends, keep, minimal,
                    budget) -> int:
-        """See :func:`reduce_row`: the values of ``row`` taken away while it stays unique."""
+        """See [`reduce_row`][dlx.engines.base.Engine.reduce_row]: the values of ``row`` taken away
+        while it stays unique."""
         m = scratch.machine
         return reduce_row(structure, groups, row, units, unit_ends, keep, minimal, np.int64(budget), m.choice,
                           m.state, scratch.chosen, np.zeros(unit_ends.size, np.int64))

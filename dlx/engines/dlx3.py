@@ -1,7 +1,7 @@
 """Colours and multiplicities: Knuth's DLX2 (Algorithm C) and DLX3 (Algorithm M) as one resumable,
 stoppable state machine.
 
-The structure is DLX1's (:mod:`.links`) with three more arrays, as in DLX3:
+The structure is DLX1's (`links`) with three more arrays, as in DLX3:
 
 * ``colour[x]`` per node: 0 for none, or a colour number > 0 on a secondary item (never changes);
   while a node is *cleansed* (its option already agrees with the colour its item was given, so it
@@ -13,7 +13,7 @@ The structure is DLX1's (:mod:`.links`) with three more arrays, as in DLX3:
 A level either chooses an option for the chosen item or makes the *null move* (takes no more options
 for an item whose lower bound is met): ``choice[level]`` then holds the item's header node. When the
 item is not simply covered, its options are *tweaked* off its list one by one as they are tried and
-``first_tweak[level]`` remembers where the list began, so that :func:`untweak` can put it back.
+``first_tweak[level]`` remembers where the list began, so that `untweak` can put it back.
 
 Steps, as Knuth names them in DLX3:
 
@@ -26,10 +26,12 @@ Steps, as Knuth names them in DLX3:
 * ``BACKDOWN``: leave the level: take back its option (or reactivate the item of a null move) and
   try the next option.
 
-The search calls only leaves (see :mod:`.base`): :func:`cover`, :func:`uncover`, :func:`purify`,
-:func:`unpurify`, :func:`tweak`, :func:`untweak`. The steps that combine them (commit an option's
-other items, uncommit them, restore a level's item) are spelled out inside :func:`search`, and kept
-as functions for :func:`select` and :func:`unwind`.
+The search calls only leaves (see [`base`][dlx.engines.base]): [`cover`][dlx.engines.dlx5.cover],
+[`uncover`][dlx.engines.dlx5.uncover], [`purify`][dlx.engines.dlx5.purify],
+[`unpurify`][dlx.engines.dlx5.unpurify], `tweak`, `untweak`. The steps that combine them (commit an
+option's other items, uncommit them, restore a level's item) are spelled out inside
+[`search`][dlx.search], and kept as functions for `select` and
+[`unwind`][dlx.engines.base.Engine.unwind].
 
 Counts follow Knuth. A node per level entered (dead ends and solutions included); an update per
 item covered and per node unlinked (by cover, purify or tweak); a cleansing per purified item and
@@ -160,7 +162,7 @@ def hide(rr, top, ulink, dlink, length):
 
 @njit(cache=True, nogil=True, inline="always")
 def unhide(rr, top, ulink, dlink, length):
-    """Undo :func:`hide` (``rr``), right to left."""
+    """Undo `hide` (``rr``), right to left."""
     nn = rr - ONE
     while nn != rr:
         cc = top[nn]
@@ -199,7 +201,7 @@ def cover(c, DL):
 
 @njit(cache=True, nogil=True)
 def uncover(c, DL, react):
-    """Undo :func:`cover` (``c``), bottom to top; ``react``: reactivate the item too."""
+    """Undo [`cover`][dlx.engines.dlx5.cover] (``c``), bottom to top; ``react``: reactivate the item too."""
     top, ulink, dlink, length = DL.top, DL.ulink, DL.dlink, DL.length
     rr = ulink[c]
     while rr != c:
@@ -232,7 +234,7 @@ def purify(p, DL, colour, counts):
 
 @njit(cache=True, nogil=True)
 def unpurify(p, DL):
-    """Undo :func:`purify` (``p``), bottom to top."""
+    """Undo [`purify`][dlx.engines.dlx5.purify] (``p``), bottom to top."""
     ulink, top, dlink, length = DL.ulink, DL.top, DL.dlink, DL.length
     cc = top[p]
     rr = ulink[cc]
@@ -273,7 +275,7 @@ def tweak(n, DL, block):
 def untweak(c, x, DL, unblock):
     """Put back the options tweaked off item ``c``'s list since ``x`` was its top; with ``unblock``,
     unhide them too (without, ``c`` is covered and the caller uncovers it, so that this stays a
-    leaf, see :mod:`.base`)."""
+    leaf, see [`base`][dlx.engines.base])."""
     ulink, dlink, top, length = DL.ulink, DL.dlink, DL.top, DL.length
     z = dlink[c]
     dlink[c] = x
@@ -312,7 +314,7 @@ def commit(p, L, counts):
 
 @njit(cache=True, nogil=True)
 def uncommit(p, L):
-    """Undo :func:`commit` (``p``)."""
+    """Undo `commit` (``p``)."""
     cc = L.links.top[p]
     if cc <= L.links.n1:
         if L.bound[cc] == 0:
@@ -384,7 +386,7 @@ def select(x, L, counts):
 
 @njit(cache=True, nogil=True)
 def deselect(x, L):
-    """Undo :func:`select` (``x``)."""
+    """Undo `select` (``x``)."""
     top, ulink, dlink = L.links.top, L.links.ulink, L.links.dlink
     p = x
     while top[p] < SPACER:
@@ -412,7 +414,7 @@ def search(L, choice, first_tweak, state, want, max_nodes, work, out, ends):
     many solutions this call visited (see ``dlx1.search``: same phases, same ``out``/``ends``).
 
     Levels ``0..state[LEVEL]-1`` are applied whenever it returns. ``state[FLOOR]`` and
-    ``state[CEILING]`` make it a piece of a split search (see :mod:`.base`): a forced level's
+    ``state[CEILING]`` make it a piece of a split search (see [`base`][dlx.engines.base]): a forced level's
     option (or null move, an item's header) is in ``choice``; the options before it on a tweaked
     list are tweaked away first, as trying them would have left them, without counting.
     """
@@ -642,13 +644,13 @@ def applied(L: MLinks, machine: Machine) -> list[int]:
             if c > n_items]
 
 
-# --- many variants of the problem in one call (see :mod:`.batch`)
+# --- many variants of the problem in one call (see `batch`)
 
 
 @njit(cache=True, nogil=True)
 def solve_batch(L, pristine, G, R, rows, limit, max_nodes, work, where, chosen, choice, first_tweak, state,
                 out, ends):
-    """:func:`dlx1.solve_batch` for this structure (colours, multiplicities): the same arguments
+    """`dlx1.solve_batch` for this structure (colours, multiplicities): the same arguments
     and results, with this module's search. A selected option is taken off its lists and its items
     applied as a chosen option's are; an option that is no longer possible makes the row INVALID."""
     n_rows, n_groups = rows.shape
@@ -708,11 +710,11 @@ def solve_batch(L, pristine, G, R, rows, limit, max_nodes, work, where, chosen, 
 
 
 def check(problem: Options, L: MLinks, machine: Machine | None = None) -> None:
-    """Raise :class:`StructureError` unless ``L`` is exactly what ``problem`` gives at the point
-    where ``machine`` (None: no run) has paused: Knuth's ``sanity()`` on every active item (its
-    list doubly linked, each node on it, its length right), then, on a copy, the run's levels
-    taken back, which must leave the structure exactly as built. Cost: linear in the size of the
-    problem (Python; for tests)."""
+    """Raise [`StructureError`][dlx.engines.dlx5.StructureError] unless ``L`` is exactly what
+    ``problem`` gives at the point where ``machine`` (None: no run) has paused: Knuth's ``sanity()`` on
+    every active item (its list doubly linked, each node on it, its length right), then, on a copy, the
+    run's levels taken back, which must leave the structure exactly as built. Cost: linear in the size
+    of the problem (Python; for tests)."""
     n = L.links.llink.size - 2
     built = build(problem)
     if not ((L.colour == built.colour).all() and (L.slack == built.slack).all()):
@@ -836,6 +838,6 @@ class DLX3:
 
     def reduce_row(self, structure, pristine, scratch, groups, row, units, unit_ends, keep, minimal,
                    budget) -> int:
-        """One batch row per test (:func:`.batch.reduce_by_rows`)."""
+        """One batch row per test (`batch.reduce_by_rows`)."""
         return batch.reduce_by_rows(self, structure, pristine, scratch, groups, row, units, unit_ends, keep,
                                     minimal, budget)

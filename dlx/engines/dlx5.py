@@ -6,9 +6,9 @@ text:
 
 * **taxes**: every primary item, in order, is taxed the least net cost of its options, which is
   taken off each of them. A solution's net cost is then its cost less the total tax (a constant),
-  every item has an option of net cost 0 and no option a negative one (:func:`taxed`);
+  every item has an option of net cost 0 and no option a negative one ([`taxed`][dlx.engines.dlx5.taxed]);
 * **sorted item lists**: each item's options, cheapest first (a stable sort by net cost), so that a
-  scan down a list stops at the first option too dear to matter (:func:`build`);
+  scan down a list stops at the first option too dear to matter ([`build`][dlx.engines.dlx5.build]);
 * **the cutoff**: ``bestcost`` is a heap of the ``k`` least net costs seen so far, its root
   ``cutoffcost`` the one to beat. A partial solution that costs as much is abandoned, an item's
   options from the first that would cost as much are neither hidden nor counted, and every
@@ -74,7 +74,7 @@ class CostLinks(NamedTuple):
     heads the active primary items, ``N+1`` the secondary ones. Nodes ``1..N`` are the item headers,
     ``N+1`` the first spacer, then each option's nodes and a spacer. ``itm[x]``: the item of node
     ``x`` (a header's own number), or for a spacer ``SPACER`` plus the number of the option before
-    it (DLX1's ``top`` encoding, so :func:`.links.option_of` reads it); a spacer's ``up`` is the
+    it (DLX1's ``top`` encoding, so `links.option_of` reads it); a spacer's ``up`` is the
     first node of that option, its ``down`` the last node of the next.
     ``color[x]``: 0 none, > 0 a colour, -1 cleansed. ``cost[x]``: the net cost of node ``x``'s
     option (a header's: its item's tax). ``length[i]``: the options left to primary item ``i``."""
@@ -95,7 +95,7 @@ class Machine(NamedTuple):
     """A run's state: ``choice``, ``partcost``, ``coverthresh0`` and ``coverthresh`` per level (as in
     dlx5.w), ``bestcost`` (the heap of the ``k`` least net costs, ``bestcost[k]`` a 0 that the heap
     reads when ``k`` is even), ``money`` (``CURCOST``, ``NEXTCOST``, ``BEST``) and the shared
-    ``state`` of :mod:`.base`."""
+    ``state`` of [`base`][dlx.engines.base]."""
 
     choice: np.ndarray
     partcost: np.ndarray
@@ -232,7 +232,7 @@ def cover(c, thresh, L):
 @njit(cache=True, nogil=True)
 def uncover(c, thresh, L):
     """dlx5.w's ``uncover(c, thresh)``: the options cheaper than ``thresh`` back, going down as
-    :func:`cover` did, then the item."""
+    [`cover`][dlx.engines.dlx5.cover] did, then the item."""
     prev, nxt, length, itm, up, down, color, cost, second, last_itm = L
     rr = down[c]
     while rr >= last_itm and cost[rr] < thresh:
@@ -294,7 +294,7 @@ def purify(p, thresh, L):
 
 @njit(cache=True, nogil=True)
 def unpurify(p, thresh, L):
-    """dlx5.w's ``unpurify(p, thresh)``: :func:`purify` taken back, going down as it did."""
+    """dlx5.w's ``unpurify(p, thresh)``: [`purify`][dlx.engines.dlx5.purify] taken back, going down as it did."""
     prev, nxt, length, itm, up, down, color, cost, second, last_itm = L
     cc = itm[p]
     x = color[p]
@@ -533,17 +533,18 @@ def root_options(L, lenthresh):
 
 
 def check(links: CostLinks, pristine: CostLinks) -> None:
-    """Raise :class:`StructureError` unless ``links`` equal the structure as built (``pristine``)
-    in every array: what a run leaves behind. Cost: linear in the size of the problem."""
+    """Raise [`StructureError`][dlx.engines.dlx5.StructureError] unless ``links`` equal the structure as
+    built (``pristine``) in every array: what a run leaves behind. Cost: linear in the size of the
+    problem."""
     for name in ("prev", "next", "length", "up", "down", "color"):
         if not np.array_equal(getattr(links, name), getattr(pristine, name)):
             raise StructureError(f"dlx5: {name} differs from the structure as built")
 
 
 class DLX5:
-    """Knuth's DLX5: the facts the registry reads (:data:`dlx.engines.OPTIMISERS`). Not an engine of
-    :data:`dlx.engines.ENGINES`: it keeps the ``k`` cheapest solutions rather than visit every one,
-    and :mod:`dlx.cheapest` drives it."""
+    """Knuth's DLX5: the facts the registry reads ([`dlx.engines.OPTIMISERS`][dlx.engines.OPTIMISERS]). Not an engine of
+    [`dlx.engines.ENGINES`][dlx.engines.ENGINES]: it keeps the ``k`` cheapest solutions rather than visit every one,
+    and [`dlx.cheapest`][dlx.cheapest] drives it."""
 
     name = "dlx5"
     summary = "Knuth's DLX5: the k cheapest solutions of a problem whose options have costs (DLX2's colours too)"

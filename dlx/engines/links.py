@@ -11,7 +11,7 @@ The layout follows DLX1 (TAOCP 7.2.2.1, "Dancing links"):
   in the other bits; its ``ulink`` points at the first node of the option before it and its
   ``dlink`` at the last node of the option after it.
 
-The arrays travel together as :class:`Links`, so a kernel takes one argument and adding an array
+The arrays travel together as `Links`, so a kernel takes one argument and adding an array
 (colours, bounds) touches this record alone. The links, ``top`` and a search's ``choice`` stack are
 uint32 and index arithmetic stays unsigned (``ONE``): numba must wrap negative indices round for
 signed ones, a test and a select on every access of a pointer-chasing loop. Unsigned indices make
@@ -181,7 +181,7 @@ def cover(c, L, counting=True):
 
 @njit(cache=True, nogil=True)
 def uncover(c, L, counting=True):
-    """Undo :func:`cover` (``c``), visiting everything in exactly the reverse order."""
+    """Undo [`cover`][dlx.engines.dlx5.cover] (``c``), visiting everything in exactly the reverse order."""
     llink, rlink, length, top, ulink, dlink, n1 = L
     rr = ulink[c]
     while rr != c:
@@ -225,7 +225,7 @@ def cover_others(x, L, counting=True):
 
 @njit(cache=True, nogil=True)
 def uncover_others(x, L, counting=True):
-    """Undo :func:`cover_others` (``x``), right to left."""
+    """Undo `cover_others` (``x``), right to left."""
     top, dlink = L.top, L.dlink
     p = x - ONE
     while p != x:
@@ -273,7 +273,7 @@ def select(x, L):
 
 @njit(cache=True, nogil=True)
 def deselect(x, L):
-    """Undo :func:`select` (``x``): uncover the option's items right to left."""
+    """Undo `select` (``x``): uncover the option's items right to left."""
     top = L.top
     p = x
     while top[p] < SPACER:
@@ -284,9 +284,9 @@ def deselect(x, L):
 
 
 def check(links: Links, option_start: np.ndarray, option_items: np.ndarray, applied = ()) -> None:
-    """Raise :class:`StructureError` unless ``links`` are exactly what the options, with the options
-    ``applied`` (numbers) covered, must give: Knuth's ``sanity()``, made exact, valid at any
-    paused point of a search.
+    """Raise [`StructureError`][dlx.engines.dlx5.StructureError] unless ``links`` are exactly what the
+    options, with the options ``applied`` (numbers) covered, must give: Knuth's ``sanity()``, made
+    exact, valid at any paused point of a search.
 
     ``option_start``/``option_items`` are the options as the links hold them (CSR, 0-based ids).
     Every active item's list must hold exactly the live options (those without a covered item) in

@@ -1,9 +1,10 @@
-"""What a run reads of a problem: :class:`Problem`, a small protocol (:class:`dlx.ExactCover` is
-one), and :class:`Structures`, the caches of a problem's runs.
+"""What a run reads of a problem: [`Problem`][dlx.engines.problem.Problem], a small protocol
+([`dlx.ExactCover`][dlx.ExactCover] is one), and [`Structures`][dlx.engines.problem.Structures], the
+caches of a problem's runs.
 
-A run (:mod:`dlx.search`), a split search (:mod:`dlx.pieces`, :mod:`dlx.parallel`,
-:mod:`dlx.distributed`) and a batch (:mod:`dlx.batch`) read two things of a problem: its
-``engine_input`` (the :class:`~.base.Options` every engine builds from) and its ``structures``.
+A run ([`dlx.search`][dlx.search]), a split search ([`dlx.pieces`][dlx.pieces], [`dlx.parallel`][dlx.parallel],
+`dlx.distributed`) and a batch ([`dlx.batch`][dlx.batch]) read two things of a problem: its
+``engine_input`` (the [`Options`][dlx.engines.base.Options] every engine builds from) and its ``structures``.
 They never see item names, so they depend on this module and not on the problem's class, and the
 problem's module depends on them: the imports run one way.
 """
@@ -35,7 +36,7 @@ class Problem(Protocol):
 
 
 class Structures:
-    """A problem's engine structures, built on first use and kept (:class:`~.base.Prepared`: in
+    """A problem's engine structures, built on first use and kept (`Prepared`: in
     place for one run at a time, copies for the others), its seeded copies (the last
     ``SEEDED_COPIES``) and the statistics of the latest run each thread started on it. Thread-safe.
 
@@ -60,7 +61,7 @@ class Structures:
 
     @property
     def engine_input(self) -> Options:
-        """The options (so that a seeded copy's structures are a :class:`Problem` too)."""
+        """The options (so that a seeded copy's structures are a [`Problem`][dlx.engines.problem.Problem] too)."""
         return self.options
 
     @property
@@ -92,8 +93,9 @@ class Structures:
         return list(self._prepared.values())
 
     def seeded(self, seed: int) -> tuple[Structures, np.ndarray, np.ndarray]:
-        """The structures of the problem reordered by ``seed`` (see :func:`seeding`), and the two
-        maps back: option ``j`` of the copy is option ``order[j]``, item ``i`` is ``item_order[i]``."""
+        """The structures of the problem reordered by ``seed`` (see
+        [`seeding`][dlx.engines.problem.seeding]), and the two maps back: option ``j`` of the copy is
+        option ``order[j]``, item ``i`` is ``item_order[i]``."""
         with self._lock:
             found = self._seeded.get(seed)
             if found is not None:
@@ -109,12 +111,13 @@ class Structures:
 
     @property
     def stats(self) -> Any:
-        """The statistics of the latest run this thread started (a :class:`dlx.SearchStats`; None
+        """The statistics of the latest run this thread started (a [`dlx.SearchStats`][dlx.SearchStats]; None
         before the first)."""
         return getattr(self._local, "stats", None)
 
     def note(self, stats: Any) -> None:
-        """Make ``stats`` what :attr:`stats` says in this thread (every run calls it as it goes)."""
+        """Make ``stats`` what [`stats`][dlx.engines.problem.Structures.stats] says in this thread
+        (every run calls it as it goes)."""
         self._local.stats = stats
 
 
@@ -145,7 +148,7 @@ def reorder(start: np.ndarray, ids: np.ndarray, colours: np.ndarray | None, orde
 
 
 def reordered(options: Options, seed: int) -> tuple[Options, np.ndarray, np.ndarray]:
-    """``options`` in the order ``seed`` draws, and the two maps back (see :func:`seeding`)."""
+    """``options`` in the order ``seed`` draws, and the two maps back (see [`seeding`][dlx.engines.problem.seeding])."""
     order, item_order = seeding(options, seed)
     start, items, colours = reorder(options.start, options.items, options.colours, order, item_order)
     bounds = None if options.bounds is None else options.bounds[item_order[:options.n_primary]]
