@@ -231,8 +231,7 @@ class ExactCover:
 
     def prepared(self, engine: str) -> engines.Prepared:
         """The structure of engine ``engine`` (a name) for this problem, built from
-        [`engine_input`][dlx.engines.problem.Problem.engine_input] on first use and kept in
-        [`structures`][dlx.engines.problem.Problem.structures]: in place for one run at a
+        `engine_input` on first use and kept in `structures`: in place for one run at a
         time, copies for the others (`dlx.engines.Prepared`)."""
         return self.structures.prepared(engine)
 

@@ -80,8 +80,8 @@ class SearchStats:
 
 
 class Search(Iterator[tuple[int, ...]]):
-    """One search of a problem: an iterator over its solutions (sorted tuples of option numbers)
-    that pauses, rather than ends, at its solution ``limit``, at ``max_nodes`` nodes, on
+    """One search of a problem: an iterator over its solutions (sorted tuples of option numbers) that
+    pauses, rather than ends, at its solution ``limit``, at ``max_nodes`` nodes, on
     [`stop`][dlx.search.Search.stop] and on Ctrl-C; [`resume`][dlx.search.Search.resume] lets it go on.
     Made by [`ExactCover.search`][dlx.model.ExactCover.search] (and, closing itself when it ends, by
     [`ExactCover.solutions`][dlx.model.ExactCover.solutions]).
@@ -137,10 +137,9 @@ class Search(Iterator[tuple[int, ...]]):
 
     @property
     def trace(self) -> np.ndarray:
-        """The events a traced run (``trace=True``) has recorded so far, one row each:
-        ``(kind, level, a, b)`` as [`dlx.tracing`][dlx.tracing] describes;
-        [`dlx.tracing.lines`][dlx.tracing.lines] words
-        them. Empty for a run that records none, or hands them to a function as they come."""
+        """The events a traced run (``trace=True``) has recorded so far, one row each: ``(kind, level,
+        a, b)`` as [`dlx.tracing`][dlx.tracing] describes; [`dlx.tracing.lines`][dlx.tracing.lines]
+        words them. Empty for a run that records none, or hands them to a function as they come."""
         return np.zeros((0, 4), np.int64) if self._trace is None else self._trace.events()
 
     def applied(self) -> list[int]:

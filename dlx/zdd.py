@@ -254,8 +254,8 @@ class ZDD:
     def sample(self, k: int = 1, *, seed: int | None = None) -> list[tuple[int, ...]]:
         """``k`` solutions drawn uniformly at random, independently (so with repeats): each is
         [`solution`][dlx.zdd.ZDD.solution] of a rank drawn uniformly below [`count`][sudoku.count] by
-        Python's ``random``
-        (exact for counts of any size), seeded with ``seed`` (None: from the system)."""
+        Python's ``random`` (exact for counts of any size), seeded with ``seed`` (None: from the
+        system)."""
         k = whole(k, "k")
         total = self.count()
         if total == 0 and k:

@@ -206,10 +206,9 @@ def read_lines(lines: Iterable[str], *, size: int | None = None,
 
 
 def _is_row(cells: int, size: int | None, text: str) -> bool:
-    """Whether a line of ``cells`` cells begins a grid over several lines. A line that could be a
-    whole puzzle (16 cells: 4x4) is one, unless its cells stand apart as
-    [`sudoku.grid.pretty`][sudoku.grid.pretty] writes a
-    row (a 16x16 grid's first row)."""
+    """Whether a line of ``cells`` cells begins a grid over several lines. A line that could be a whole
+    puzzle (16 cells: 4x4) is one, unless its cells stand apart as
+    [`sudoku.grid.pretty`][sudoku.grid.pretty] writes a row (a 16x16 grid's first row)."""
     if size is not None:
         return cells == size
     if grid_size(cells * cells) is None:

@@ -439,11 +439,10 @@ def parse_lines81(lines: list[str]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def read_array(data: bytes | str) -> tuple[np.ndarray, np.ndarray]:
-    """A file's bytes (or a path) of 9x9 puzzles, one 81-character line each ('.' or '0' for blanks), as
-    ``(values, ok)``: values ``(lines, 81)`` uint8, ``ok[k]`` False where line ``k`` has a character
-    that is no cell. Whole-array numpy, no Python per line. Lines of another length are a
-    [`PuzzleError`][sudoku.grid.PuzzleError] naming the first (read such files with
-    [`read_lines`][sudoku.files.read_lines])."""
+    """A file's bytes (or a path) of 9x9 puzzles, one 81-character line each ('.' or '0' for
+    blanks), as ``(values, ok)``: values ``(lines, 81)`` uint8, ``ok[k]`` False where line ``k`` has
+    a character that is no cell. Whole-array numpy, no Python per line. Lines of another length
+    are a [`PuzzleError`][sudoku.grid.PuzzleError] naming the first (read such files with `read_lines`)."""
     if isinstance(data, str):
         with open(data, "rb") as f:
             data = f.read()

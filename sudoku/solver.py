@@ -90,10 +90,10 @@ class Interrupted(KeyboardInterrupt):
 
 def count(puzzle: Puzzle, limit: int | None = None, *, max_nodes: int | None = None, box: Box = None,
           symbols: str | None = None, variant: VariantLike = None, jobs: int | None = 1) -> int:
-    """The number of solutions of ``puzzle``, counting no further than ``limit``, within
-    ``max_nodes`` search nodes ([`OutOfNodes`][sudoku.solver.OutOfNodes] when they run out first).
-    ``box``, ``symbols``, ``variant``: as for [`solve`][sudoku.solver.solve]. ``jobs`` other than 1
-    (None: one per core) counts with a search of its own split over that many threads
+    """The number of solutions of ``puzzle``, counting no further than ``limit``, within ``max_nodes``
+    search nodes ([`OutOfNodes`][sudoku.solver.OutOfNodes] when they run out first). ``box``,
+    ``symbols``, ``variant``: as for [`solve`][sudoku.solver.solve]. ``jobs`` other than 1 (None: one
+    per core) counts with a search of its own split over that many threads
     ([`count_one`][sudoku.solver.count_one]), for a puzzle with very many solutions; Ctrl-C then raises
     [`Interrupted`][sudoku.solver.Interrupted] with the count so far.
 
@@ -122,9 +122,9 @@ def count(puzzle: Puzzle, limit: int | None = None, *, max_nodes: int | None = N
 
 def count_one(puzzle: Puzzle, limit: int | None = None, *, max_nodes: int | None = None, box: Box = None,
               symbols: str | None = None, variant: VariantLike = None, jobs: int | None = 1) -> Result:
-    """Count the solutions of one puzzle with a search of its own (not a batch row), on ``jobs``
-    threads (None: one per core): what is left once the givens are placed is one exact-cover problem,
-    searched whole or split ([`dlx.parallel`][dlx.parallel]). Ctrl-C raises
+    """Count the solutions of one puzzle with a search of its own (not a batch row), on ``jobs`` threads
+    (None: one per core): what is left once the givens are placed is one exact-cover problem, searched
+    whole or split ([`dlx.parallel`][dlx.parallel]). Ctrl-C raises
     [`Interrupted`][sudoku.solver.Interrupted] with the count so far (0 before the search began). A
     puzzle that cannot be read is a result with status ``"invalid"``; ``solution`` is None.
 

@@ -97,10 +97,10 @@ class Machine(NamedTuple):
 
 
 class StructureError(AssertionError):
-    """An engine's structure is not what the problem and the run's applied options make it: a bug
-    (in an engine, or in a caller that changed its arrays), found by
-    [`Engine.check`][dlx.engines.base.Engine.check]. Raised,
-    never asserted, so a check checks under ``python -O`` too."""
+    """An engine's structure is not what the problem and the run's applied options make it: a bug (in an
+    engine, or in a caller that changed its arrays), found by
+    [`Engine.check`][dlx.engines.base.Engine.check]. Raised, never asserted, so a check checks under
+    ``python -O`` too."""
 
 
 class TraceRefused(ValueError):
@@ -355,7 +355,7 @@ class Prepared:
 
     def acquire(self, holder=None):
         """The structure in place when no one holds it (``holder``, if given, is remembered so that
-        [`check`][dlx.engines.base.Engine.check] can ask it what it has applied), else a fresh copy."""
+        `check` can ask it what it has applied), else a fresh copy."""
         if self._lock.acquire(blocking=False):
             self._holder = None if holder is None else weakref.ref(holder)
             return self.structure

@@ -35,10 +35,10 @@ ENDLESS = np.int64(1) << 62
 
 
 class Groups(NamedTuple):
-    """How a batch's rows name options: ``first_node[o]`` (what the engine's select takes for
-    option ``o``, [`Engine.first_nodes`][dlx.engines.base.Engine.first_nodes]), ``group_start``, and
-    ``option_group``/``option_value``,
-    which map an option back to its group and value (-1/0 for an option outside every group)."""
+    """How a batch's rows name options: ``first_node[o]`` (what the engine's select takes for option
+    ``o``, [`Engine.first_nodes`][dlx.engines.base.Engine.first_nodes]), ``group_start``, and
+    ``option_group``/``option_value``, which map an option back to its group and value (-1/0 for an
+    option outside every group)."""
 
     first_node: np.ndarray      # uint32 per option
     group_start: np.ndarray     # int64 per group, and the end

@@ -880,12 +880,12 @@ def applied(B: BinaryStructure, machine: BinaryMachine) -> tuple[list[int], list
 
 
 def check(B: BinaryStructure, problem: Options, machine: BinaryMachine | None = None) -> None:
-    """Raise [`StructureError`][dlx.engines.dlx5.StructureError] unless the sets are exactly what
-    ``problem`` gives with the options the paused run ``machine`` has taken and dropped (none: as
-    built), as sets (the order within a set dances): ``pos`` inverts ``item``, ``loc`` inverts ``set``,
-    the active items are those still to be covered (with multiplicities: those with a bound and options
-    left), each with its bound and the live options that every taken option allows. Cost: linear in the
-    size of the problem times the options taken (Python; for tests)."""
+    """Raise `StructureError` unless the sets are exactly what ``problem`` gives with the
+    options the paused run ``machine`` has taken and dropped (none: as built), as sets (the order
+    within a set dances): ``pos`` inverts ``item``, ``loc`` inverts ``set``, the active items are
+    those still to be covered (with multiplicities: those with a bound and options left), each with
+    its bound and the live options that every taken option allows. Cost: linear in the size of the
+    problem times the options taken (Python; for tests)."""
     taken, dropped = applied(B, machine) if machine is not None else ([], [])
     active = int(B.active if machine is None else machine.state[ACTIVE])
     start, ids, colours = problem.start, problem.items, problem.colours

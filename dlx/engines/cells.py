@@ -44,7 +44,7 @@ Steps, as SSXC1 labels them (``forward``, ``advance``/``tryit``, ``abort``, ``ba
   item has no option left, else restore the saved sizes and advance to the next option;
 * ``BACKUP``: leave the level, and abort its try.
 
-SSXC1's ``hide(c, check)`` hides every option of item ``c``: here that is [`cover`][dlx.engines.dlx5.cover] (which
+SSXC1's ``hide(c, check)`` hides every option of item ``c``: here that is `cover` (which
 purifies too, with colours), and `hide` takes one option out of the sets of its other items
 (SSXC1's "Remove the option from the other sets it's in").
 """
@@ -715,7 +715,7 @@ def first_nodes(option_start: np.ndarray) -> np.ndarray:
 
 
 def check(C: CellStructure, problem: Options, applied_options = ()) -> None:
-    """Raise [`StructureError`][dlx.engines.dlx5.StructureError] unless the sets are exactly what ``problem`` gives with
+    """Raise `StructureError` unless the sets are exactly what ``problem`` gives with
     ``applied_options`` (numbers) chosen, as sets (the order within a set dances): SSXC1's
     ``sanity()`` (``pos`` inverts ``item``, ``loc`` inverts ``set``), made exact. The active
     items are those no applied option has; each active item's live options are those still

@@ -800,10 +800,9 @@ def expected_mask(C: Compact, problem: Options, applied_options=()) -> np.ndarra
 
 
 def check(C: Compact, problem: Options, applied_options=()) -> None:
-    """Raise [`StructureError`][dlx.engines.dlx5.StructureError] unless the arrays are exactly what
-    ``problem`` gives with ``applied_options`` (numbers) taken: the static arrays as built, and every
-    word recomputed from scratch. Cost: linear in the size of the problem times the applied options
-    (Python; for tests)."""
+    """Raise `StructureError` unless the arrays are exactly what ``problem`` gives with
+    ``applied_options`` (numbers) taken: the static arrays as built, and every word recomputed from
+    scratch. Cost: linear in the size of the problem times the applied options (Python; for tests)."""
     fresh = build(problem)
     for name in ("opt_start", "opt_items", "opt_bit", "opt_clr", "item_start", "item_opts", "item_clr", "origin",
                  "every", "spare"):
@@ -900,9 +899,9 @@ class CompactEngine(Single):
 
     def reduce_row(self, structure, pristine, scratch, groups, row, units, unit_ends, keep, minimal,
                    budget) -> int:
-        """See [`reduce_row`][dlx.engines.base.Engine.reduce_row]: the values of ``row`` taken away
-        while it stays unique, each test starting from saved words. Where the words of every level and
-        unit would take more than ``REDUCE_BYTES``, one batch row per test (`batch.reduce_by_rows`)."""
+        """See `reduce_row`: the values of ``row`` taken away while it stays unique, each test
+        starting from saved words. Where the words of every level and unit would take more than
+        ``REDUCE_BYTES``, one batch row per test (`batch.reduce_by_rows`)."""
         m = scratch.machine
         size = structure.mask.size
         deepest = m.choice.size * size

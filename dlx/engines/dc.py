@@ -1006,11 +1006,11 @@ def applied(D: DCStructure, machine: DCMachine) -> tuple[list[int], list[int]]:
 
 
 def check(D: DCStructure, problem: Options, machine: DCMachine | None = None) -> None:
-    """Raise [`StructureError`][dlx.engines.dlx5.StructureError] unless the structure is sound: ``pos``
-    inverts ``item``, every node's ``loc`` inverts ``set``, every option's nodes hold its items (its
-    first primary item first); as built (no machine, or one that has not started) every set holds every
-    option of its item and every item is active; at a pause, each active item's live options are options
-    of it that every taken option allows and no purged level dropped, and each active primary item has
+    """Raise `StructureError` unless the structure is sound: ``pos`` inverts ``item``, every
+    node's ``loc`` inverts ``set``, every option's nodes hold its items (its first primary item
+    first); as built (no machine, or one that has not started) every set holds every option of its
+    item and every item is active; at a pause, each active item's live options are options of it
+    that every taken option allows and no purged level dropped, and each active primary item has
     one at least (domain consistency keeps every domain nonempty). Cost: linear in the size of the
     problem times the options taken (Python; for tests)."""
     start, ids, colours = problem.start, problem.items, problem.colours

@@ -108,10 +108,10 @@ def search(L, choice, state, want, max_nodes, work, early, out, ends, counting=T
     MAX_NODES, STOPPED, or EXHAUSTED). A RUNNING, MAX_NODES or STOPPED search can be called again
     to go on, with a larger ``max_nodes`` after MAX_NODES.
 
-    With ``early`` set, the search ends as soon as no level has an option left to try, without taking
-    back the options still applied: the phase becomes EXHAUSTED and the caller either calls
-    [`unwind`][dlx.engines.base.Engine.unwind] or, faster, restores a copy of the links. On an easy
-    puzzle every level is forced, so this saves the whole way back.
+    With ``early`` set, the search ends as soon as no level has an option left to try, without
+    taking back the options still applied: the phase becomes EXHAUSTED and the caller either calls
+    `unwind` or, faster, restores a copy of the links. On an easy puzzle every level is forced,
+    so this saves the whole way back.
 
     When ``ends`` is not empty, solution ``j`` of this call is written as option numbers (in level
     order) to ``out[ends[j-1]:ends[j]]``; the call also pauses when ``out`` could not hold one more
@@ -586,8 +586,7 @@ class DLX1:
 
     def reduce_row(self, structure, pristine, scratch, groups, row, units, unit_ends, keep, minimal,
                    budget) -> int:
-        """See [`reduce_row`][dlx.engines.base.Engine.reduce_row]: the values of ``row`` taken away
-        while it stays unique."""
+        """See `reduce_row`: the values of ``row`` taken away while it stays unique."""
         m = scratch.machine
         return reduce_row(structure, groups, row, units, unit_ends, keep, minimal, np.int64(budget), m.choice,
                           m.state, scratch.chosen, np.zeros(unit_ends.size, np.int64))

@@ -26,12 +26,10 @@ Steps, as Knuth names them in DLX3:
 * ``BACKDOWN``: leave the level: take back its option (or reactivate the item of a null move) and
   try the next option.
 
-The search calls only leaves (see [`base`][dlx.engines.base]): [`cover`][dlx.engines.dlx5.cover],
-[`uncover`][dlx.engines.dlx5.uncover], [`purify`][dlx.engines.dlx5.purify],
-[`unpurify`][dlx.engines.dlx5.unpurify], `tweak`, `untweak`. The steps that combine them (commit an
-option's other items, uncommit them, restore a level's item) are spelled out inside
-[`search`][dlx.search], and kept as functions for `select` and
-[`unwind`][dlx.engines.base.Engine.unwind].
+The search calls only leaves (see [`base`][dlx.engines.base]): `cover`, `uncover`, `purify`,
+`unpurify`, `tweak`, `untweak`. The steps that combine them (commit an option's
+other items, uncommit them, restore a level's item) are spelled out inside [`search`][dlx.search], and kept
+as functions for `select` and `unwind`.
 
 Counts follow Knuth. A node per level entered (dead ends and solutions included); an update per
 item covered and per node unlinked (by cover, purify or tweak); a cleansing per purified item and
@@ -201,7 +199,7 @@ def cover(c, DL):
 
 @njit(cache=True, nogil=True)
 def uncover(c, DL, react):
-    """Undo [`cover`][dlx.engines.dlx5.cover] (``c``), bottom to top; ``react``: reactivate the item too."""
+    """Undo `cover` (``c``), bottom to top; ``react``: reactivate the item too."""
     top, ulink, dlink, length = DL.top, DL.ulink, DL.dlink, DL.length
     rr = ulink[c]
     while rr != c:
@@ -234,7 +232,7 @@ def purify(p, DL, colour, counts):
 
 @njit(cache=True, nogil=True)
 def unpurify(p, DL):
-    """Undo [`purify`][dlx.engines.dlx5.purify] (``p``), bottom to top."""
+    """Undo `purify` (``p``), bottom to top."""
     ulink, top, dlink, length = DL.ulink, DL.top, DL.dlink, DL.length
     cc = top[p]
     rr = ulink[cc]
@@ -710,11 +708,11 @@ def solve_batch(L, pristine, G, R, rows, limit, max_nodes, work, where, chosen, 
 
 
 def check(problem: Options, L: MLinks, machine: Machine | None = None) -> None:
-    """Raise [`StructureError`][dlx.engines.dlx5.StructureError] unless ``L`` is exactly what
-    ``problem`` gives at the point where ``machine`` (None: no run) has paused: Knuth's ``sanity()`` on
-    every active item (its list doubly linked, each node on it, its length right), then, on a copy, the
-    run's levels taken back, which must leave the structure exactly as built. Cost: linear in the size
-    of the problem (Python; for tests)."""
+    """Raise `StructureError` unless ``L`` is exactly what ``problem`` gives at the point
+    where ``machine`` (None: no run) has paused: Knuth's ``sanity()`` on every active item (its
+    list doubly linked, each node on it, its length right), then, on a copy, the run's levels
+    taken back, which must leave the structure exactly as built. Cost: linear in the size of the
+    problem (Python; for tests)."""
     n = L.links.llink.size - 2
     built = build(problem)
     if not ((L.colour == built.colour).all() and (L.slack == built.slack).all()):

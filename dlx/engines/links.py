@@ -181,7 +181,7 @@ def cover(c, L, counting=True):
 
 @njit(cache=True, nogil=True)
 def uncover(c, L, counting=True):
-    """Undo [`cover`][dlx.engines.dlx5.cover] (``c``), visiting everything in exactly the reverse order."""
+    """Undo `cover` (``c``), visiting everything in exactly the reverse order."""
     llink, rlink, length, top, ulink, dlink, n1 = L
     rr = ulink[c]
     while rr != c:
@@ -284,9 +284,9 @@ def deselect(x, L):
 
 
 def check(links: Links, option_start: np.ndarray, option_items: np.ndarray, applied = ()) -> None:
-    """Raise [`StructureError`][dlx.engines.dlx5.StructureError] unless ``links`` are exactly what the
-    options, with the options ``applied`` (numbers) covered, must give: Knuth's ``sanity()``, made
-    exact, valid at any paused point of a search.
+    """Raise `StructureError` unless ``links`` are exactly what the options, with the options
+    ``applied`` (numbers) covered, must give: Knuth's ``sanity()``, made exact, valid at any
+    paused point of a search.
 
     ``option_start``/``option_items`` are the options as the links hold them (CSR, 0-based ids).
     Every active item's list must hold exactly the live options (those without a covered item) in
