@@ -9,7 +9,6 @@ close. Whatever way a run ends, the structure it used is back exactly as built.
 """
 from __future__ import annotations
 
-import textwrap
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -47,7 +46,8 @@ class SearchStats:
     sum is complete only when both parts are; otherwise it has the status of the first part that
     is not complete. Parts from different engines add up to engine ``"mixed"``.
 
-    {counting}
+    What each engine's figures count: [`dlx.engines.counting`][dlx.engines.counting] says it in words, and the
+    engines' table of the architecture page (both read the registry).
     """
 
     nodes: int
@@ -298,6 +298,3 @@ class Search(Iterator[tuple[int, ...]]):
         s = self.stats
         return f"<Search {s.status}: {s.solutions} solutions, {s.nodes} nodes>"
 
-
-SearchStats.__doc__ = (SearchStats.__doc__ or "").replace("{counting}", "\n    ".join(
-    textwrap.wrap(engines.counting(), 96, break_on_hyphens=False)))

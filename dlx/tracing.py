@@ -23,8 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from .engines.base import refuse_trace
-from .engines.dlx1 import BACKUP_EVENT, CHOOSE_EVENT, DEAD_EVENT, SOLUTION_EVENT, TRY_EVENT
+from .engines.base import BACKUP_EVENT, CHOOSE_EVENT, DEAD_EVENT, SOLUTION_EVENT, TRY_EVENT, refuse_trace
 
 __all__ = ["BACKUP", "CHOOSE", "DEAD", "SOLUTION", "TRY", "Recorder", "lines"]
 

@@ -16,25 +16,45 @@ measurement.
 from __future__ import annotations
 
 import importlib
-from typing import Any, Protocol
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from . import binary, compact
 from .base import Engine, Machine, Options, Prepared, Single
-from .binary import HEURISTICS, Binary
-from .cells import Cells
-from .compact import CompactEngine
-from .dc import DomainConsistent
-from .dlx1 import DLX1
-from .dlx3 import DLX3
-from .dlx5 import DLX5
+
+if TYPE_CHECKING:
+    from .binary import Binary
+    from .compact import CompactEngine
+    from .dc import DomainConsistent
+
+#: The heuristics that steer binary branching, by name (`dlx.engines.binary` holds what they do).
+HEURISTICS = ("mrv", "frb", "wtd")
+
+T = TypeVar("T")
+_building = threading.Lock()
+
+
+def _once(owner: Any, key: str, build: Callable[[], T]) -> T:
+    """``owner``'s ``key``, built on first use: an engine's module is imported when a program first
+    asks for that engine (a process that solves sudokus never loads the other engines' kernels,
+    about 0.3 ms of start-up each)."""
+    found = owner.__dict__.get(key)
+    if found is None:
+        with _building:
+            found = owner.__dict__.get(key)
+            if found is None:
+                found = owner.__dict__[key] = build()
+    return found
 
 
 class Family(Protocol):
     """What a name stands for: the engine that searches a given problem."""
 
     name: str
-    #: One line: what the name stands for (``--help``, the docs).
-    summary: str
+
+    @property
+    def summary(self) -> str:
+        """One line: what the name stands for (``--help``, the docs)."""
 
     @property
     def machines(self) -> tuple[Engine, ...]:
@@ -49,10 +69,19 @@ class DancingLinks:
     name = "dlx"
     summary = "Dancing Links: Knuth's DLX1, or DLX2/DLX3 for colours and multiplicities"
 
-    def __init__(self) -> None:
-        self.plain = DLX1()
-        self.general = DLX3()
-        self.machines = (self.plain, self.general)
+    @property
+    def plain(self) -> Engine:
+        from .dlx1 import DLX1
+        return _once(self, "_plain", DLX1)
+
+    @property
+    def general(self) -> Engine:
+        from .dlx3 import DLX3
+        return _once(self, "_general", DLX3)
+
+    @property
+    def machines(self) -> tuple[Engine, ...]:
+        return (self.plain, self.general)
 
     def for_problem(self, problem: Options) -> Engine:
         """The machine that searches ``problem``."""
@@ -70,10 +99,19 @@ class DancingCells:
     summary = ("dancing cells: Knuth's SSXC1, or SSXCC with colours; SSXCC-BINARY with branching='binary' "
                "(heuristics mrv, frb, wtd); SSMCC for multiplicities")
 
-    def __init__(self) -> None:
-        self.dway = Cells()
-        self.binary = {heuristic: Binary(heuristic) for heuristic in HEURISTICS}
-        self.machines: tuple[Engine, ...] = (self.dway, *self.binary.values())
+    @property
+    def dway(self) -> Engine:
+        from .cells import Cells
+        return _once(self, "_dway", Cells)
+
+    @property
+    def binary(self) -> dict[str, Binary]:
+        from .binary import Binary
+        return _once(self, "_binary", lambda: {heuristic: Binary(heuristic) for heuristic in HEURISTICS})
+
+    @property
+    def machines(self) -> tuple[Engine, ...]:
+        return (self.dway, *self.binary.values())
 
     def for_problem(self, problem: Options) -> Engine:
         """SSMCC (binary, mrv) for multiplicities, else the d-way machine."""
@@ -85,6 +123,7 @@ class DancingCells:
         if branching != "binary":
             raise ValueError(f"unknown engine 'cells/{strategy}': the strategies of the cells engine are binary "
                              "and binary/HEURISTIC")
+        from .binary import Binary
         machine = self.binary.get(heuristic or "mrv") or Binary(heuristic)
         return Strategy(f"{self.name}/{strategy}", machine.summary, machine)
 
@@ -97,9 +136,15 @@ class DomainConsistency:
     summary = ("domain consistency: Knuth's XCCDC, binary branching that purges every option without "
                "support at every node (heuristics mrv, frb, wtd)")
 
-    def __init__(self) -> None:
-        self.by_heuristic = {heuristic: DomainConsistent(heuristic) for heuristic in HEURISTICS}
-        self.machines: tuple[Engine, ...] = tuple(self.by_heuristic.values())
+    @property
+    def by_heuristic(self) -> dict[str, DomainConsistent]:
+        from .dc import DomainConsistent
+        return _once(self, "_by_heuristic", lambda: {heuristic: DomainConsistent(heuristic)
+                                                     for heuristic in HEURISTICS})
+
+    @property
+    def machines(self) -> tuple[Engine, ...]:
+        return tuple(self.by_heuristic.values())
 
     def for_problem(self, problem: Options) -> Engine:
         return self.by_heuristic["mrv"].for_problem(problem)
@@ -163,8 +208,9 @@ def choose(problem: Options) -> str:
     options = max(int((problem.start[1:] > problem.start[:-1]).sum()), 1)
     if problem.items.size >= LONG_OPTIONS * options:
         return "cells"
+    from .compact import limits
     if (problem.n_primary == problem.n_items <= COMPACT_ITEMS and problem.items.size >= 4 * options
-            and compact.limits(problem) is None):
+            and limits(problem) is None):
         return "compact"
     return "dlx"
 
@@ -182,16 +228,53 @@ class Auto:
         return ENGINES[choose(problem)].for_problem(problem)
 
 
+class Compact:
+    """The compact engine, a family of one machine (`dlx.engines.compact`)."""
+
+    name = "compact"
+
+    @property
+    def engine(self) -> CompactEngine:
+        from .compact import CompactEngine
+        return _once(self, "_engine", CompactEngine)
+
+    @property
+    def summary(self) -> str:
+        return self.engine.summary
+
+    @property
+    def machines(self) -> tuple[Engine, ...]:
+        return (self.engine,)
+
+    def for_problem(self, problem: Options) -> Engine:
+        return self.engine.for_problem(problem)
+
+
 #: Every engine there is, by the name the API and the commands take.
 ENGINES: dict[str, Family] = {"auto": Auto(), "dlx": DancingLinks(), "cells": DancingCells(),
-                              "compact": CompactEngine(), "dc": DomainConsistency()}
+                              "compact": Compact(), "dc": DomainConsistency()}
 #: How the engines that can branch binary do: ``branching="all"`` (d-way, the default) or ``"binary"``.
 BRANCHINGS = ("all", "binary")
 DEFAULT = "auto"
 #: The searches for the cheapest solutions (`dlx.ExactCover.cheapest`), by name: machines
 #: that keep the k best rather than visit every solution, so not engines of `ENGINES`; they
 #: state the same facts, which the docs, the tests and the coverage run read.
-OPTIMISERS: dict[str, Any] = {"dlx5": DLX5()}
+if TYPE_CHECKING:
+    OPTIMISERS: dict[str, Any]
+
+
+_optimisers: list[dict[str, Any]] = []
+
+
+def __getattr__(name: str) -> Any:
+    """``OPTIMISERS``, built on first use (its module is imported then, as an engine's is)."""
+    if name == "OPTIMISERS":
+        with _building:
+            if not _optimisers:
+                from .dlx5 import DLX5
+                _optimisers.append({"dlx5": DLX5()})
+        return _optimisers[0]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def machines() -> list[Engine]:
@@ -231,7 +314,8 @@ def named(engine: str, branching: str | None = None, heuristic: str | None = Non
     if branching not in (None, *BRANCHINGS):
         raise ValueError(f"unknown branching {branching!r}; the branchings are: {', '.join(BRANCHINGS)}")
     if heuristic is not None:
-        binary.parse_heuristic(heuristic)
+        from .binary import parse_heuristic
+        parse_heuristic(heuristic)
     base = "cells" if engine == "auto" else engine.partition("/")[0]
     if base == "dc":
         if branching == "all":
@@ -301,7 +385,7 @@ def counting() -> str:
         for machine in family.machines:
             label = f'``"{name}"``' if len(family.machines) == 1 else f'``"{name}"`` on machine {machine.name}'
             lines.append(f"With {label} the figures are {machine.counts}.")
-    for name, machine in OPTIMISERS.items():
+    for name, machine in __getattr__("OPTIMISERS").items():
         lines.append(f"The cheapest solutions (``cheapest``, engine ``\"{name}\"``) are counted as {machine.counts}.")
     return "\n".join(lines)
 
@@ -317,7 +401,7 @@ def table() -> str:
             tunables = ", ".join(f"`{key.split(':')[1]}`" for key in machine.tunables)
             rows.append(f"| `{name}` | `{machine.name}` | `{type(machine).__module__}` | {machine.summary} | "
                         f"{machine.counts} | {machine.refuses} | {tunables} |")
-    for name, machine in OPTIMISERS.items():
+    for name, machine in __getattr__("OPTIMISERS").items():
         tunables = ", ".join(f"`{key.split(':')[1]}`" for key in machine.tunables)
         rows.append(f"| `cheapest()` | `{name}` | `{type(machine).__module__}` | {machine.summary} | "
                     f"{machine.counts} | {machine.refuses} | {tunables} |")
@@ -327,7 +411,7 @@ def table() -> str:
 def tunables() -> list[tuple[Any, str, Any]]:
     """Every engine's tunables as ``(module, name, tiny value)``: what the coverage run shrinks."""
     found = []
-    for machine in [*machines(), *OPTIMISERS.values()]:
+    for machine in [*machines(), *__getattr__("OPTIMISERS").values()]:
         for key, value in machine.tunables.items():
             module, name = key.split(":")
             found.append((importlib.import_module(module), name, value))

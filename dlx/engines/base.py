@@ -52,6 +52,8 @@ NO_CEILING = 1 << 40
 #: Every search kernel reads the stop flag (and checks ``work``) once per ``POLL`` updates, about
 #: every 0.2 ms.
 POLL = 1 << 16
+#: The kinds of event a traced search records (dlx.tracing words them).
+CHOOSE_EVENT, TRY_EVENT, DEAD_EVENT, SOLUTION_EVENT, BACKUP_EVENT = 1, 2, 3, 4, 5
 #: What one kernel passes another as a constant: numpy scalars, not Python literals. numba types a
 #: literal ``1`` or ``True`` as a type of its own and compiles the callee once more for each, a
 #: whole search's compile (seconds) for nothing.

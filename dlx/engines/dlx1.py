@@ -23,6 +23,9 @@ from numba import njit
 from .. import status as st
 from . import batch, links
 from .base import (
+    BACKUP_EVENT,
+    CHOOSE_EVENT,
+    DEAD_EVENT,
     FLOOR,
     LEAVE,
     LEVEL,
@@ -31,10 +34,12 @@ from .base import (
     ONE_SOLUTION,
     PHASE,
     POLL,
+    SOLUTION_EVENT,
     SOLUTIONS,
     STATE_SIZE,
     STEP,
     STOP,
+    TRY_EVENT,
     TWO_SOLUTIONS,
     UPDATES,
     YES,
@@ -49,8 +54,6 @@ from .links import COVERED, ZERO, Links, cover, cover_others, deselect, option_o
 
 FORWARD, ADVANCE, RECOVER, BACKUP = 0, 1, 2, 3
 assert BACKUP == LEAVE
-#: The kinds of event a traced search records (dlx.tracing words them).
-CHOOSE_EVENT, TRY_EVENT, DEAD_EVENT, SOLUTION_EVENT, BACKUP_EVENT = 1, 2, 3, 4, 5
 
 #: The item choice: first a quick walk along the active items that stops at an item with one
 #: option; after ``QUICK_SCAN`` items, when there are at most ``FLAT_SCAN`` primary items, one
