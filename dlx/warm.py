@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import multiprocessing
 import os
 import tempfile
 from collections.abc import Callable, Iterator
@@ -95,8 +96,11 @@ def warm(jobs: int | None = None, progress: Callable[[str], None] | None = None)
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(todo)))
     if not callable(getattr(getattr(caching, "IndexDataCacheFile", None), "save", None)):
         jobs = 1                # a numba whose cache this module cannot lock: one process at a time
+    # fresh interpreters, not forks: a fork of a process whose other threads hold a lock (numba's
+    # compiler lock, say) would wait for it forever
+    spawn = multiprocessing.get_context("spawn")
     with tempfile.NamedTemporaryFile(prefix="dlx-warm-", suffix=".lock") as lock, \
-            ProcessPoolExecutor(jobs, initializer=_lock_saves, initargs=(lock.name,)) as pool:
+            ProcessPoolExecutor(jobs, mp_context=spawn, initializer=_lock_saves, initargs=(lock.name,)) as pool:
         running = {pool.submit(run_task, spec): label for label, spec in todo}
         for future in as_completed(running):
             future.result()
