@@ -1,0 +1,166 @@
+"""The pencil marks of a sudoku: every cell's candidates, every house's places for a digit.
+
+A person solving by technique works on the candidates left in each cell. The board keeps them two
+ways, both as Python ints used as bitsets: ``cand[cell]`` (bit ``d - 1`` for digit ``d``) and
+``where[d]`` (bit ``cell`` for each cell still holding ``d``), so a technique asks either question
+in one operation. Houses are the units that hold every digit once: rows, columns, boxes (or a
+jigsaw's regions), and a variant's diagonals and windows.
+
+Two queues remember, in the order they arose, the cells that became naked singles and the places
+that became hidden singles, because HoDoKu takes its singles in that order: its hints and ours then
+name the same cell.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+import numpy as np
+
+from ..grid import Shape
+from ..variants import Variant
+
+#: One letter per kind of house, as HoDoKu writes them (r1, c5, b9); d for a diagonal, w a window.
+LETTER = {"row": "r", "col": "c", "box": "b", "region": "b", "diagonal": "d", "window": "w"}
+
+
+def bits(mask: int) -> Iterator[int]:
+    """The positions of the set bits of ``mask``, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def digits(mask: int) -> list[int]:
+    """The digits (from 1) of a candidate mask, in order."""
+    return [b + 1 for b in bits(mask)]
+
+
+class Houses:
+    """The houses of one shape and variant, built once and shared by every board of that layout.
+    ``cells[h]``: the cells of house ``h`` in order; ``mask[h]``: them as a bitset; ``kind[h]`` and
+    ``number[h]`` (from 1) name it; ``of[cell]``: the houses of a cell; ``peers[cell]``: every other
+    cell that shares a house with it, as a bitset. Rows come first, then columns, then boxes or
+    regions, then a variant's diagonals and windows."""
+
+    def __init__(self, shape: Shape, variant: Variant | None = None) -> None:
+        size = shape.size
+        self.size, self.shape = size, shape
+        grid = np.arange(shape.cells).reshape(size, size)
+        houses: list[tuple[str, list[int]]] = [("row", grid[r].tolist()) for r in range(size)]
+        houses += [("col", grid[:, c].tolist()) for c in range(size)]
+        if variant is not None and variant.regions is not None:
+            regions = np.array(variant.regions)
+            houses += [("region", np.flatnonzero(regions == k).tolist()) for k in range(size)]
+        else:
+            houses += [("box", row.tolist()) for row in shape.box_cells()]
+        if variant is not None:
+            for name, cells in variant.units(shape):
+                houses.append(("diagonal" if name[0] == "d" else "window", list(cells)))
+        self.kind = [kind for kind, _ in houses]
+        self.cells = [cells for _, cells in houses]
+        self.number = []
+        for h, kind in enumerate(self.kind):
+            self.number.append(sum(k == kind for k in self.kind[:h]) + 1)
+        self.mask = [sum(1 << c for c in cells) for cells in self.cells]
+        self.of: list[list[int]] = [[] for _ in range(shape.cells)]
+        for h, cells in enumerate(self.cells):
+            for c in cells:
+                self.of[c].append(h)
+        self.peers = [0] * shape.cells
+        for c in range(shape.cells):
+            for h in self.of[c]:
+                self.peers[c] |= self.mask[h]
+            self.peers[c] &= ~(1 << c)
+        self.row = [c // size for c in range(shape.cells)]
+        self.col = [c % size for c in range(shape.cells)]
+        self.box = [next(h for h in self.of[c] if self.kind[h] in ("box", "region")) - 2 * size
+                    for c in range(shape.cells)]
+        self.lines = list(range(2 * size))           # rows then columns
+        self.blocks = list(range(2 * size, 3 * size))  # boxes or regions
+        self.all = (1 << shape.cells) - 1
+        #: the order HoDoKu scans houses for subsets: boxes, then rows, then columns, then the rest
+        self.search_order = self.blocks + self.lines + list(range(3 * size, len(self.cells)))
+
+    def name(self, h: int) -> str:
+        """A house as HoDoKu writes it: ``r3``, ``c5``, ``b9`` (``d1``, ``w2`` for a variant's)."""
+        return f"{LETTER[self.kind[h]]}{self.number[h]}"
+
+    def common(self, cellset: int) -> list[int]:
+        """The houses that hold every cell of the bitset ``cellset``."""
+        first = (cellset & -cellset).bit_length() - 1
+        return [h for h in self.of[first] if cellset & ~self.mask[h] == 0]
+
+
+class Board:
+    """Candidates and values of one puzzle under ``houses``. ``value[cell]``: the digit placed (0
+    none); ``cand[cell]``: its candidates (0 once placed); ``where[d]``: the cells holding
+    candidate ``d``; ``empty``: the cells without a value. Cost: ``place`` and ``eliminate`` touch
+    the cell's houses, O(houses of a cell) each."""
+
+    def __init__(self, values: Sequence[int], houses: Houses) -> None:
+        size = houses.size
+        self.houses, self.size = houses, size
+        n = len(values)
+        full = (1 << size) - 1
+        self.value = [0] * n
+        self.cand = [full] * n
+        self.where = [0] + [houses.all] * size
+        self.empty = houses.all
+        self.naked: list[tuple[int, int]] = []     # (cell, digit) as cells became naked singles
+        self.hidden: list[tuple[int, int]] = []    # (cell, digit) as places became hidden singles
+        for cell, v in enumerate(values):
+            if v:
+                self.place(int(cell), int(v))
+
+    def copy(self) -> Board:
+        other = object.__new__(Board)
+        other.houses, other.size = self.houses, self.size
+        other.value, other.cand, other.where = self.value[:], self.cand[:], self.where[:]
+        other.empty, other.naked, other.hidden = self.empty, self.naked[:], self.hidden[:]
+        return other
+
+    def place(self, cell: int, d: int) -> None:
+        """Set ``cell`` to ``d``: its other candidates go, and ``d`` goes from every peer."""
+        self.value[cell] = d
+        self.empty &= ~(1 << cell)
+        for peer in bits(self.where[d] & self.houses.peers[cell]):
+            self.eliminate(peer, d)
+        for e in digits(self.cand[cell]):
+            self.eliminate(cell, e)
+
+    def eliminate(self, cell: int, d: int) -> bool:
+        """Take candidate ``d`` from ``cell``; False when it was not there."""
+        bit = 1 << (d - 1)
+        if not self.cand[cell] & bit:
+            return False
+        left = self.cand[cell] = self.cand[cell] & ~bit
+        self.where[d] &= ~(1 << cell)
+        if left and left & (left - 1) == 0:
+            self.naked.append((cell, left.bit_length()))
+        where = self.where[d]
+        houses = self.houses
+        for h in houses.of[cell]:
+            rest = where & houses.mask[h]
+            if rest and rest & (rest - 1) == 0:
+                self.hidden.append((rest.bit_length() - 1, d))
+        return True
+
+    def solved(self) -> bool:
+        return self.empty == 0
+
+    def broken(self) -> bool:
+        """Whether some empty cell has no candidate or some house has lost every place for a digit
+        it still needs: the givens or a wrong step left no solution."""
+        houses = self.houses
+        if any(self.cand[c] == 0 for c in bits(self.empty)):
+            return True
+        for h, mask in enumerate(houses.mask):
+            placed = 0
+            for c in houses.cells[h]:
+                if self.value[c]:
+                    placed |= 1 << (self.value[c] - 1)
+            for d in range(1, self.size + 1):
+                if not placed & (1 << (d - 1)) and not self.where[d] & mask:
+                    return True
+        return False
