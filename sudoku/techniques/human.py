@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
-from . import basic, fish, patterns
+from . import basic, fish, patterns, uniqueness
 from .board import Board, bits
 from .steps import Step, make
 
@@ -64,6 +64,13 @@ TECHNIQUES: list[Technique] = [
     Technique("W-Wing", 150, 3, patterns.w_wing),
     Technique("XY-Wing", 160, 3, patterns.xy_wing),
     Technique("XYZ-Wing", 180, 3, patterns.xyz_wing),
+    Technique("Uniqueness Test 1", 100, 3, lambda b: uniqueness.uniqueness(b, 1)),
+    Technique("Uniqueness Test 2", 100, 3, lambda b: uniqueness.uniqueness(b, 2)),
+    Technique("Uniqueness Test 3", 100, 3, lambda b: uniqueness.uniqueness(b, 3)),
+    Technique("Uniqueness Test 4", 100, 3, lambda b: uniqueness.uniqueness(b, 4)),
+    Technique("Uniqueness Test 5", 100, 3, lambda b: uniqueness.uniqueness(b, 5)),
+    Technique("Uniqueness Test 6", 100, 3, lambda b: uniqueness.uniqueness(b, 6)),
+    Technique("Hidden Rectangle", 100, 3, lambda b: uniqueness.uniqueness(b, 7)),
     Technique("Finned X-Wing", 130, 3, lambda b: fish.fish(b, 2, "finned")),
     Technique("Sashimi X-Wing", 150, 3, lambda b: fish.fish(b, 2, "sashimi")),
     Technique("Finned Swordfish", 200, 4, lambda b: fish.fish(b, 3, "finned")),

@@ -259,7 +259,7 @@ def remote_pair(board: Board) -> Iterator[Step]:
         if len(colour) < 4:
             continue
         chain = list(colour)
-        gone = set()
+        gone: set[tuple[int, int]] = set()
         for i, a in enumerate(chain):
             for b in chain[i + 1:]:
                 if colour[a] != colour[b] and not _sees(board, a, b):

@@ -1,0 +1,215 @@
+"""Uniqueness: a puzzle with one solution never leaves a deadly pattern.
+
+Four empty cells on two rows, two columns and two boxes that could all hold only the same two
+digits a, b would let a solution swap a and b among them and stay a solution: a "deadly
+rectangle". A puzzle known to have one solution cannot end that way, so whatever would leave one
+is false. The types say which extra candidates (on the *roof*, the corners beside the two bivalue
+*floor* corners) break it:
+
+- type 1: one corner has extras: it loses a and b;
+- type 2: two roof corners have the same one extra c: one of them is c, so cells seeing both lose c;
+- type 3: the roof's extras, with other cells of a house they share, make a naked subset;
+- type 4: a is locked to the roof in a house it shares: the roof loses b;
+- type 5: two or three corners have the same one extra c, not side by side: cells seeing them all lose it;
+- type 6: a is locked to the rectangle in both its rows and columns and the roof is a diagonal:
+  the roof loses a;
+- hidden rectangle: a is locked to the rectangle in the row and column of the corner opposite a
+  bivalue one: that corner loses b.
+
+These rest on the puzzle having one solution; [`sudoku.is_unique`][sudoku.is_unique] proves it.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import combinations
+
+from .board import Board, bits, digits
+from .steps import Step, cells_text, make
+
+NAMES = {1: "Uniqueness Test 1", 2: "Uniqueness Test 2", 3: "Uniqueness Test 3", 4: "Uniqueness Test 4",
+         5: "Uniqueness Test 5", 6: "Uniqueness Test 6", 7: "Hidden Rectangle"}
+
+
+def rectangles(board: Board) -> Iterator[tuple[list[int], int, int]]:
+    """``(corners, a, b)`` for every possible deadly rectangle, from each bivalue cell in order:
+    corners in the order cell, same row, same column, opposite; all empty, in two boxes, each
+    holding a or b. A corner may have lost one of them already: the argument is about solutions,
+    not candidates (swapping a and b in a solution's rectangle gives another one whatever the
+    candidates said), and HoDoKu counts such rectangles too."""
+    size = board.size
+    hs = board.houses
+    seen = set()
+    for cell in bits(board.empty):
+        mask = board.cand[cell]
+        if mask.bit_count() != 2:
+            continue
+        r, c = divmod(cell, size)
+        for r2 in range(size):
+            if r2 == r:
+                continue
+            for c2 in range(size):
+                if c2 == c:
+                    continue
+                corners = [cell, r * size + c2, r2 * size + c, r2 * size + c2]
+                key = (frozenset(corners), mask)
+                if key in seen:
+                    continue
+                if any(board.cand[x] & mask == 0 for x in corners):
+                    continue
+                if len({hs.box[x] for x in corners}) != 2:
+                    continue
+                seen.add(key)
+                a, b = digits(mask)
+                yield corners, a, b
+
+
+def uniqueness(board: Board, kind: int) -> Iterator[Step]:
+    """Deductions of type ``kind`` (1-6, 7 for a hidden rectangle) from every deadly rectangle."""
+    for corners, a, b in rectangles(board):
+        step = _TYPES[kind](board, corners, a, b)
+        if step is not None:
+            yield step
+
+
+def _name(board: Board, kind: int, corners: list[int], a: int, b: int, removed: list[tuple[int, int]]) -> Step:
+    return make(NAMES[kind], board.size, removed=removed,
+                detail=f"{a}/{b} in {cells_text(corners, board.size)}")
+
+
+def _extras(board: Board, corners: list[int], pair: int) -> list[int]:
+    return [x for x in corners if board.cand[x] != pair]
+
+
+def _type1(board: Board, corners: list[int], a: int, b: int) -> Step | None:
+    pair = (1 << (a - 1)) | (1 << (b - 1))
+    extra = _extras(board, corners, pair)
+    if len(extra) != 1:
+        return None
+    return _name(board, 1, corners, a, b, [(extra[0], d) for d in digits(board.cand[extra[0]] & pair)])
+
+
+def _roof(board: Board, corners: list[int], pair: int) -> tuple[int, int, list[int]] | None:
+    """The two roof corners when exactly two corners have extras and they share a house, with the
+    houses they share."""
+    extra = _extras(board, corners, pair)
+    if len(extra) != 2:
+        return None
+    p, q = extra
+    shared = board.houses.common((1 << p) | (1 << q))
+    if not shared:
+        return None
+    return p, q, shared
+
+
+def _seen_by_all(board: Board, cells: list[int], d: int) -> int:
+    seen = board.where[d]
+    for c in cells:
+        seen &= board.houses.peers[c]
+    return seen
+
+
+def _type2(board: Board, corners: list[int], a: int, b: int) -> Step | None:
+    pair = (1 << (a - 1)) | (1 << (b - 1))
+    roof = _roof(board, corners, pair)
+    if roof is None:
+        return None
+    p, q, _ = roof
+    extra = board.cand[p] & ~pair
+    if board.cand[q] & ~pair != extra or extra.bit_count() != 1:
+        return None
+    c = extra.bit_length()
+    gone = [(x, c) for x in bits(_seen_by_all(board, [p, q], c))]
+    return _name(board, 2, corners, a, b, gone) if gone else None
+
+
+def _type3(board: Board, corners: list[int], a: int, b: int) -> Step | None:
+    pair = (1 << (a - 1)) | (1 << (b - 1))
+    roof = _roof(board, corners, pair)
+    if roof is None:
+        return None
+    p, q, shared = roof
+    extra = (board.cand[p] | board.cand[q]) & ~pair
+    hs = board.houses
+    for h in shared:
+        others = [x for x in hs.cells[h] if x not in (p, q) and board.value[x] == 0]
+        for n in range(1, len(others)):
+            for group in combinations(others, n):
+                union = extra
+                for x in group:
+                    union |= board.cand[x]
+                if union.bit_count() != n + 1:
+                    continue
+                cells = sum(1 << x for x in group) | (1 << p) | (1 << q)
+                gone = [(x, d) for g in hs.common(cells) for x in hs.cells[g]
+                        if board.value[x] == 0 and not cells >> x & 1 for d in digits(board.cand[x] & union)]
+                if gone:
+                    return _name(board, 3, corners, a, b, gone)
+    return None
+
+
+def _type4(board: Board, corners: list[int], a: int, b: int) -> Step | None:
+    pair = (1 << (a - 1)) | (1 << (b - 1))
+    roof = _roof(board, corners, pair)
+    if roof is None:
+        return None
+    p, q, shared = roof
+    both = (1 << p) | (1 << q)
+    for locked, other in ((a, b), (b, a)):
+        if any(board.where[locked] & board.houses.mask[h] == both for h in shared):
+            gone = [(x, other) for x in (p, q) if board.cand[x] >> (other - 1) & 1]
+            if gone:
+                return _name(board, 4, corners, a, b, gone)
+    return None
+
+
+def _type5(board: Board, corners: list[int], a: int, b: int) -> Step | None:
+    pair = (1 << (a - 1)) | (1 << (b - 1))
+    extra = _extras(board, corners, pair)
+    if len(extra) not in (2, 3):
+        return None
+    masks = {board.cand[x] & ~pair for x in extra}
+    if len(masks) != 1 or next(iter(masks)).bit_count() != 1:
+        return None
+    if len(extra) == 2 and board.houses.common((1 << extra[0]) | (1 << extra[1])):
+        return None                                                 # side by side: type 2
+    c = next(iter(masks)).bit_length()
+    gone = [(x, c) for x in bits(_seen_by_all(board, extra, c))]
+    return _name(board, 5, corners, a, b, gone) if gone else None
+
+
+def _type6(board: Board, corners: list[int], a: int, b: int) -> Step | None:
+    pair = (1 << (a - 1)) | (1 << (b - 1))
+    extra = _extras(board, corners, pair)
+    if len(extra) != 2 or board.houses.common((1 << extra[0]) | (1 << extra[1])):
+        return None
+    rect = sum(1 << x for x in corners)
+    hs = board.houses
+    lines = {hs.row[x] for x in corners} | {board.size + hs.col[x] for x in corners}
+    for d in (a, b):
+        if all(board.where[d] & hs.mask[h] & ~rect == 0 for h in lines):
+            return _name(board, 6, corners, a, b, [(x, d) for x in extra])
+    return None
+
+
+def _hidden(board: Board, corners: list[int], a: int, b: int) -> Step | None:
+    pair = (1 << (a - 1)) | (1 << (b - 1))
+    if sum(board.cand[x] == pair for x in corners) not in (1, 2):
+        return None
+    hs = board.houses
+    size = board.size
+    rect = sum(1 << x for x in corners)
+    for floor in corners:
+        if board.cand[floor] != pair:
+            continue
+        opposite = next(x for x in corners if hs.row[x] != hs.row[floor] and hs.col[x] != hs.col[floor])
+        row, col = hs.row[opposite], size + hs.col[opposite]
+        for d, other in ((a, b), (b, a)):
+            if any(not board.cand[x] >> (d - 1) & 1 for x in corners):
+                continue
+            if all(board.where[d] & hs.mask[h] & ~rect == 0 for h in (row, col)):
+                if board.cand[opposite] >> (other - 1) & 1:
+                    return _name(board, 7, corners, a, b, [(opposite, other)])
+    return None
+
+
+_TYPES = {1: _type1, 2: _type2, 3: _type3, 4: _type4, 5: _type5, 6: _type6, 7: _hidden}
