@@ -7,6 +7,8 @@ Examples:
     '417369825632158947958724316825437169791586432346912758289643571573291684164875293'
     >>> sudoku.is_unique(puzzle)
     True
+    >>> sudoku.hint(puzzle).text
+    'Hidden Single: r8c6=1'
 """
 from __future__ import annotations
 
@@ -40,6 +42,7 @@ if TYPE_CHECKING:       # what a type checker sees: the names _WHERE loads on fi
     from .solver import solve_all as solve_all
     from .solver import solve_array as solve_array
     from .solver import solve_many as solve_many
+    from .techniques import hint as hint
     from .transform import shuffle as shuffle
     from .variants import Variant as Variant
     from .variants import jigsaw as jigsaw
@@ -53,8 +56,8 @@ _WHERE = {"__version__": "dlx._version", "PuzzleError": "grid", "parse": "grid",
           "shuffle": "transform", "Rating": "rating", "rate": "rating", "rate_all": "rating",
           "explain": "explainer", "read_puzzles": "files", "Variant": "variants",
           "jigsaw": "variants", "killer": "variants", "OutOfNodes": "solver", "Shape": "grid",
-          "Interrupted": "solver", "count_one": "solver"}
+          "Interrupted": "solver", "count_one": "solver", "hint": "techniques"}
 
 __all__ = sorted(_WHERE, key=str.lower)
 __getattr__, __dir__ = loader(__name__, _WHERE, ("cli", "encode", "explainer", "files", "generator", "grid", "output",
-                                             "pipeline", "rating", "solver", "transform", "variants"))
+                                             "pipeline", "rating", "solver", "techniques", "transform", "variants"))

@@ -29,14 +29,15 @@ import numpy as np
 
 from dlx.commands import IntermixedParser, Version, compile_notice, exit_now, progress_bar, whole_number
 
-from . import encode, explainer, files, transform, variants
+from . import encode, explainer, files, techniques, transform, variants
 from .files import ColumnError, Entry
 from .generator import TRIES, generate
 from .grid import PuzzleError, Shape, draw, expand_symbols, parse_box, picture, pretty, to_text
 from .output import FORMATS, KEPT, Answer, Writer
 from .pipeline import CHUNK, map_chunks
-from .rating import LEVELS, Rating, rate_all
+from .rating import HODOKU_LEVELS, LEVELS, SCALES, Rating, rate_all
 from .solver import INVALID, MAX_NODES, NO_SOLUTION, SOLVED, Interrupted, Result, count_one, solve_chunk
+from .techniques import Grade, Step
 
 _POSITIVE = whole_number(1)
 _NATURAL = whole_number(0)
@@ -453,24 +454,30 @@ def _rate(args: argparse.Namespace, tally: Tally) -> int:
     scores: list[float] = []
     levels: Counter = Counter()
 
+    hodoku = args.scale == "hodoku"
+
     def work(entries: list[Entry], stop: threading.Event | None) -> list:
         todo = _puzzles(entries)
         ratings = iter(rate_all([e.puzzle for e in todo], jobs=1, box=job.box, symbols=job.symbols,
-                                variant=job.variant, variants_each=[_rules(job, e) for e in todo]))
+                                variant=job.variant, variants_each=[_rules(job, e) for e in todo], scale=args.scale))
         return [(e, next(ratings) if e.puzzle is not None else None) for e in entries]
 
-    def answer(entry: Entry, rating: Rating, writer: Writer) -> Answer:
+    def answer(entry: Entry, rating: Rating | Grade, writer: Writer) -> Answer:
         scores.append(rating.score)
         levels[rating.level] += 1
+        if isinstance(rating, Grade):
+            return Answer("rated", {"score": rating.score, "level": rating.level, "steps": rating.steps},
+                          f"{rating.score} {rating.level}")
         return Answer("rated", {"score": rating.score, "level": rating.level},
                       f"{rating.score:.2f} {rating.level}", nodes=round(rating.nodes))
 
-    failed = _answer_all(job, tally, work, _each(answer, tally), ["score", "level"], jobs=args.jobs)
+    failed = _answer_all(job, tally, work, _each(answer, tally), ["score", "level"] + ["steps"] * hodoku,
+                         jobs=args.jobs)
     if args.stats:
         seconds = time.perf_counter() - started
         q1, median, q3 = np.percentile(scores, [25, 50, 75]) if scores else (0, 0, 0)
         print(f"{len(scores)} rated: median {median:.2f} (quartiles {q1:.2f}, {q3:.2f}); "
-              + ", ".join(f"{levels[name]} {name}" for name in LEVELS)
+              + ", ".join(f"{levels[name]} {name}" for name in (HODOKU_LEVELS if hodoku else LEVELS))
               + f"; {seconds:.3f} s, {len(scores) / seconds if seconds else 0:,.1f} puzzles/s", file=sys.stderr)
     return FAILED if failed or tally.by_status[INVALID] else 0
 
@@ -518,9 +525,14 @@ def _explain(args: argparse.Namespace, tally: Tally) -> int:
                     before[0] = ""
                 lines.append(line)
         try:
-            done = explainer.tell(e.puzzle, write, full=args.full, limit=args.steps, more="--full",
-                                  max_nodes=args.max_nodes, budget="--max-nodes", box=job.box,
-                                  symbols=job.symbols, variant=_rules(job, e))
+            if args.human:
+                techniques.tell(e.puzzle, write, full=args.full, limit=args.steps, more="--full", box=job.box,
+                           symbols=job.symbols, variant=_rules(job, e))
+                done = True
+            else:
+                done = explainer.tell(e.puzzle, write, full=args.full, limit=args.steps, more="--full",
+                                      max_nodes=args.max_nodes, budget="--max-nodes", box=job.box,
+                                      symbols=job.symbols, variant=_rules(job, e))
         finally:
             if streaming:
                 sys.stdout.flush()
@@ -538,6 +550,25 @@ def _explain(args: argparse.Namespace, tally: Tally) -> int:
     return FAILED if failed or tally.by_status[INVALID] else OUT_OF_NODES if out_of_nodes else 0
 
 
+def _hint(args: argparse.Namespace, tally: Tally) -> int:
+    """Each puzzle's next step in human terms, as HoDoKu would give it."""
+    job = _job(args)
+
+    def make(e: Entry) -> Step | None:
+        assert e.puzzle is not None, "only entries with a puzzle are hinted"
+        return techniques.hint(e.puzzle, box=job.box, symbols=job.symbols, variant=_rules(job, e))
+
+    def answer(entry: Entry, step: Step | None, writer: Writer) -> Answer:
+        if step is None:
+            return Answer(SOLVED, {"technique": "", "hint": "solved", "placed": [], "removed": []}, "solved")
+        return Answer("hint", {"technique": step.technique, "hint": step.text, "placed": list(step.placed),
+                               "removed": list(step.removed)}, step.text)
+
+    failed = _answer_all(job, tally, _one_by_one(make), _each(answer, tally),
+                         ["technique", "hint", "placed", "removed"])
+    return FAILED if failed or tally.by_status[INVALID] else 0
+
+
 def _generate(args: argparse.Namespace, tally: Tally) -> int:
     """``count`` new puzzles, one per line."""
     try:
@@ -553,7 +584,7 @@ def _generate(args: argparse.Namespace, tally: Tally) -> int:
             expand_symbols(args.symbols)
         make = functools.partial(generate, symmetric=args.symmetric, minimal=not args.quick, clues=args.clues,
                                  size=size, box=args.box, variant=rules, symbols=args.symbols,
-                                 difficulty=args.difficulty, tries=args.tries)
+                                 difficulty=args.difficulty, tries=args.tries, scale=args.scale)
         make(seed=0, difficulty=None, clues=None)        # setup and checks, not generating time
     except (PuzzleError, ValueError) as e:
         raise _Usage(getattr(e, "reason", e)) from None
@@ -595,7 +626,7 @@ def _rows(labels: str) -> str:
 
 
 COMMANDS = {"solve": _solve, "count": _count, "rate": _rate, "shuffle": _shuffle, "explain": _explain,
-            "generate": _generate}
+            "hint": _hint, "generate": _generate}
 
 
 def _lines_in(name: str) -> int | None:
@@ -694,6 +725,10 @@ def _parser() -> argparse.ArgumentParser:
                    + "). Only a puzzle with one solution has a rating.",
                    "sudoku rate top1465.txt --stats", "sudoku rate examples/6x6.txt",
                    "sudoku rate --variant x examples/x.txt", formats=("line", "csv", "jsonl"))
+    rate.add_argument("--scale", choices=SCALES, default="search",
+                      help="search: the search's nodes past the forced moves (the default); hodoku: HoDoKu's score "
+                           "and level (" + ", ".join(HODOKU_LEVELS) + ") from a solve in human techniques, "
+                           "with the steps it took")
     rate.add_argument("--jobs", type=_NATURAL, default=1, metavar="N", help="rate on N threads, 0 for one per core")
     rate.add_argument("--stats", action="store_true", help="print the median, quartiles, levels and speed on stderr")
 
@@ -712,7 +747,17 @@ def _parser() -> argparse.ArgumentParser:
                       "unit, a cage with one set of values left), guesses with their alternatives, dead "
                       "ends and backtracks, then the grid.",
                       f"sudoku explain {_EXAMPLE}", "sudoku explain examples/6x6.txt --steps 5",
-                      formats=("line", "csv", "jsonl"))
+                      f"sudoku explain --human {_EXAMPLE}", formats=("line", "csv", "jsonl"))
+    command("hint", "the next step of each puzzle in human terms, as HoDoKu gives it",
+            "Print, for each puzzle, the step a person would take next, as HoDoKu picks it: the technique "
+            "(singles, intersections, subsets, fish, wings, uniqueness, colouring, chains; HoDoKu's order), "
+            "and what it places or removes, in HoDoKu's notation (Naked Single: r5c5=5). Only a puzzle with "
+            "one solution has one.",
+            f"sudoku hint {_EXAMPLE}", "sudoku hint examples/top20.txt --format jsonl",
+            formats=("line", "csv", "jsonl"))
+    explain.add_argument("--human", action="store_true",
+                         help="in human techniques, as HoDoKu solves (sudoku hint gives the first step); where none "
+                              "applies the search takes over")
     explain.add_argument("--full", action="store_true", help="every step, however many")
     explain.add_argument("--steps", type=_POSITIVE, default=explainer.STEPS, metavar="N",
                          help="steps shown before the rest is summed up (default %(default)s)")
@@ -740,7 +785,11 @@ def _parser() -> argparse.ArgumentParser:
     generate.add_argument("--symmetric", action="store_true", help="givens symmetric under a half turn")
     generate.add_argument("--clues", type=_NATURAL, metavar="K",
                           help="stop at K givens (drawing grids until one gets there)")
-    generate.add_argument("--difficulty", choices=list(LEVELS), help="only puzzles rated at this level")
+    generate.add_argument("--difficulty", choices=list(dict.fromkeys([*LEVELS, *HODOKU_LEVELS])),
+                          help="only puzzles rated at this level (of --scale)")
+    generate.add_argument("--scale", choices=SCALES, default="search",
+                          help="the scale of --difficulty: search (" + ", ".join(LEVELS) + "; the default) or "
+                               "hodoku (" + ", ".join(HODOKU_LEVELS) + ")")
     generate.add_argument("--quick", action="store_true", help="stop at the first given that must stay (not minimal)")
     generate.add_argument("--tries", type=_POSITIVE, default=TRIES, metavar="T",
                           help="puzzles drawn at most for each one printed, for --clues and --difficulty "

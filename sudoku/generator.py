@@ -22,9 +22,9 @@ import numpy as np
 
 from dlx.checks import whole
 
-from . import encode, variants
+from . import encode, techniques, variants
 from .grid import Box, PuzzleError, Shape, to_text
-from .rating import LEVELS, rate_values
+from .rating import levels, rate_values
 from .variants import Variant, VariantLike
 
 #: Grids tried for a puzzle with ``clues`` givens, or of a difficulty, before giving up (the
@@ -41,7 +41,7 @@ REMOVAL_NODES = 20_000
 def generate(*, seed: int | None = None, symmetric: bool = False, minimal: bool = True,
              clues: int | None = None, size: int | None = None, box: Box = None, variant: VariantLike = None,
              symbols: str | None = None,
-             difficulty: str | None = None, tries: int = TRIES) -> str:
+             difficulty: str | None = None, tries: int = TRIES, scale: str = "search") -> str:
     """A new puzzle with exactly one solution, as one line.
 
     ``seed`` draws everything (the same seed, the same puzzle; None: a fresh draw). ``size`` is the
@@ -54,7 +54,8 @@ def generate(*, seed: int | None = None, symmetric: bool = False, minimal: bool 
     no such pair can go). ``clues=K`` stops at ``K`` givens (the puzzle then need not be minimal),
     drawing new grids until one gets there, at most ``tries``; ``minimal=False`` stops at the first
     given that cannot go (quicker, more givens). ``difficulty`` (a level of [`sudoku.rate`][sudoku.rate])
-    draws puzzles until one is rated so, at most ``tries``.
+    draws puzzles until one is rated so, at most ``tries``; ``scale="hodoku"`` takes HoDoKu's levels
+    (easy, medium, hard, unfair, extreme: [`sudoku.techniques`][sudoku.techniques]) instead.
 
     Examples:
         >>> import sudoku
@@ -87,13 +88,15 @@ def generate(*, seed: int | None = None, symmetric: bool = False, minimal: bool 
         clues = whole(clues, "clues")
         if clues > cells:
             raise ValueError(f"clues={clues}: a {size}x{size} grid has {cells} cells")
-    if difficulty is not None and difficulty not in LEVELS:
-        raise ValueError(f"unknown difficulty {difficulty!r}; the levels are: {', '.join(LEVELS)}")
+    names = levels(scale)
+    if difficulty is not None and difficulty not in names:
+        raise ValueError(f"unknown difficulty {difficulty!r}; the levels{' of HoDoKu' if scale == 'hodoku' else ''} "
+                         f"are: {', '.join(names)}")
     tries = whole(tries, "tries", 1)
     if seed is not None:
         seed = whole(seed, "seed")
     rng = np.random.default_rng(seed)
-    maker = _Maker(shape, rules, rng, symmetric, minimal, clues)
+    maker = _Maker(shape, rules, rng, symmetric, minimal, clues, scale)
     fewest = cells
     for _ in range(tries):
         puzzle = maker.one()
@@ -114,8 +117,8 @@ class _Maker:
     """Puzzles of one shape and variant, drawn from ``rng``."""
 
     def __init__(self, shape: Shape, rules: Variant | None, rng: np.random.Generator, symmetric: bool, minimal: bool,
-                 clues: int | None) -> None:
-        self.shape, self.rules, self.rng = shape, rules, rng
+                 clues: int | None, scale: str = "search") -> None:
+        self.shape, self.rules, self.rng, self.scale = shape, rules, rng, scale
         self.symmetric, self.minimal, self.clues = symmetric, minimal, clues
         self.batch = encode.batch(shape, rules)
         self.budget = None if shape.size <= 9 else REMOVAL_NODES
@@ -129,6 +132,8 @@ class _Maker:
                                  max_nodes=self.budget)
 
     def level(self, puzzle: np.ndarray) -> str:
+        if self.scale == "hodoku":
+            return techniques.grade(puzzle, box=self.shape, variant=self.rules).level
         rating = rate_values(puzzle[None, :], self.shape, variant=self.rules)[0]
         if isinstance(rating, PuzzleError):     # a grid this generator made is never invalid
             raise rating

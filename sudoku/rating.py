@@ -13,6 +13,10 @@ scale where the generator's minimal puzzles part, so that every level can be mad
 4.5 to 5.5, 16% 5.5 to 6.5 and 8% above (diabolical). On the public sets the medians are:
 kaggle_10k 0 (easy), 17clue 3.5 (medium), top1465 8.6, forum_hardest_1905_11plus 11.2 and
 forum_hardest_1106 12.2 (all diabolical).
+
+That is the ``"search"`` scale, the default. The ``"hodoku"`` scale grades as HoDoKu does, in human
+terms ([`sudoku.techniques`][sudoku.techniques]): the score is the sum of the scores of the techniques a
+person's solve takes, the level one of ``HODOKU_LEVELS``.
 """
 from __future__ import annotations
 
@@ -25,9 +29,10 @@ import numpy as np
 from dlx.checks import whole
 from dlx.status import INVALID
 
-from . import encode, transform, variants
+from . import encode, techniques, transform, variants
 from .grid import Box, Puzzle, PuzzleError, Shape, clashes, parse_shaped
 from .pipeline import map_chunks
+from .techniques import Grade
 from .variants import Variant, VariantLike
 
 #: Searches per puzzle: the puzzle as given and ORDERS - 1 transformations of it.
@@ -35,6 +40,17 @@ ORDERS = 6
 #: Level names and the least rating of each (a rating below 1 is "easy": on average less than one
 #: node past the forced moves), cut by measurement (see above).
 LEVELS = {"easy": 0.0, "medium": 1.0, "hard": 4.5, "fiendish": 5.5, "diabolical": 6.5}
+#: The scales a puzzle is rated on: the search's nodes (the default) and HoDoKu's.
+SCALES = ("search", "hodoku")
+#: HoDoKu's levels, from its ceilings on the score and the hardest technique used.
+HODOKU_LEVELS = ("easy", "medium", "hard", "unfair", "extreme")
+
+
+def levels(scale: str = "search") -> tuple[str, ...]:
+    """The level names of a scale, easiest first."""
+    if scale not in SCALES:
+        raise ValueError(f"unknown scale {scale!r}: {' or '.join(SCALES)}")
+    return tuple(LEVELS) if scale == "search" else HODOKU_LEVELS
 
 
 class Rating(NamedTuple):
@@ -52,36 +68,53 @@ def level_of(score: float) -> str:
 
 
 def rate(puzzle: Puzzle, *, seed: int = 0, box: Box = None, symbols: str | None = None,
-         variant: VariantLike = None) -> Rating:
+         variant: VariantLike = None, scale: str = "search") -> Rating | Grade:
     """The [`Rating`][sudoku.rating.Rating] of a puzzle with exactly one solution (a PuzzleError otherwise: a
     puzzle without a unique solution has no difficulty). ``box``, ``symbols``, ``variant``: as for
-    [`sudoku.solve`][sudoku.solve].
+    [`sudoku.solve`][sudoku.solve]. ``scale="hodoku"``: HoDoKu's [`Grade`][sudoku.techniques.Grade]
+    instead (its score and level, from a solve in human techniques; not for killers).
 
     Examples:
         >>> rate("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
         Rating(score=0.0, level='easy', nodes=52.0)
         >>> rate("8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..").level
         'diabolical'
+        >>> rate(".2.4....94..189.......62.5......63..3..94.5.......8.1..........8.2..4...964.....7", scale="hodoku")
+        Grade(score=1064, level='hard', steps=65)
     """
-    rating = next(rate_all([puzzle], seed=seed, box=box, symbols=symbols, variant=variant))
+    rating = next(rate_all([puzzle], seed=seed, box=box, symbols=symbols, variant=variant, scale=scale))
     if isinstance(rating, PuzzleError):
         raise rating
     return rating
 
 
 def rate_all(puzzles: Iterable, *, seed: int = 0, jobs: int | None = 1, box: Box = None, symbols: str | None = None,
-             variant: VariantLike = None, variants_each: list | None = None) -> Iterator[Rating | PuzzleError]:
+             variant: VariantLike = None, variants_each: list | None = None,
+             scale: str = "search") -> Iterator[Rating | Grade | PuzzleError]:
     """A [`Rating`][sudoku.rating.Rating] for every puzzle, in input order, or the
     [`PuzzleError`][sudoku.PuzzleError] that says why a puzzle has none (unreadable, no solution,
     several). Chunks of puzzles go to the kernel together, on ``jobs`` threads (0 or None: one per
     core), as [`sudoku.solve_all`][sudoku.solve_all] does. ``variants_each``: a variant per puzzle (a
-    jigsaw's or killer's own layout). Cost: ``ORDERS`` searches proving uniqueness per puzzle."""
+    jigsaw's or killer's own layout). ``scale``: "search" (the default) or "hodoku" (a
+    [`Grade`][sudoku.techniques.Grade] each). Cost: ``ORDERS`` searches proving uniqueness per
+    puzzle; on HoDoKu's scale one search and the human solve (milliseconds of Python a puzzle,
+    more for the hardest)."""
     seed = whole(seed, "seed")
+    levels(scale)
     rules = variants.named(variant)
     if variants_each is not None:
         puzzles = zip(puzzles, variants_each)
     else:
         puzzles = ((p, rules) for p in puzzles)
+
+    def human(chunk: list, stop: threading.Event | None) -> list:
+        out: list = []
+        for p, rules in chunk:
+            try:
+                out.append(techniques.grade(p, box=box, symbols=symbols, variant=rules))
+            except PuzzleError as e:
+                out.append(e)
+        return out
 
     def work(chunk: list, stop: threading.Event | None) -> list:
         out: list = [None] * len(chunk)
@@ -101,7 +134,7 @@ def rate_all(puzzles: Iterable, *, seed: int = 0, jobs: int | None = 1, box: Box
             for (k, _), rating in zip(group, ratings):
                 out[k] = rating
         return out
-    return map_chunks(work, puzzles, jobs=jobs, flatten=True)
+    return map_chunks(human if scale == "hodoku" else work, puzzles, jobs=jobs, flatten=True)
 
 
 def rate_values(values: np.ndarray, shape: Shape | None = None, *, seed: int = 0, variant: Variant | None = None,

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
-from . import basic, fish, patterns, uniqueness
+from . import basic, chains, colouring, fish, patterns, uniqueness
 from .board import Board, bits
 from .steps import Step, make
 
@@ -77,6 +77,10 @@ TECHNIQUES: list[Technique] = [
     Technique("Sashimi Swordfish", 240, 4, lambda b: fish.fish(b, 3, "sashimi")),
     Technique("Finned Jellyfish", 250, 4, lambda b: fish.fish(b, 4, "finned")),
     Technique("Sashimi Jellyfish", 260, 4, lambda b: fish.fish(b, 4, "sashimi")),
+    Technique("Simple Colors", 150, 3, colouring.simple_colours),
+    Technique("Multi-Colors", 200, 3, colouring.multi_colours),
+    Technique("X-Chain", 260, 4, chains.x_chain),
+    Technique("XY-Chain", 260, 4, chains.xy_chain),
 ]
 BRUTE_FORCE = Technique("Brute Force", 10000, 5, _brute_force)
 SCORE = {t.name: t.score for t in TECHNIQUES} | {BRUTE_FORCE.name: BRUTE_FORCE.score}
@@ -90,16 +94,16 @@ def apply(board: Board, step: Step) -> None:
         board.eliminate(cell, d)
 
 
-def next_step(board: Board, solution: list[int] | None = None) -> tuple[Technique, Step]:
-    """The first step of the first technique that finds one, or a brute-force placement from
-    ``solution`` when none does."""
+def next_step(board: Board, solution: list[int] | None = None) -> tuple[Technique | None, Step]:
+    """The first step of the first technique that finds one. When none does: a brute-force
+    placement from ``solution``, or ``(None, ...)`` without one."""
     for technique in TECHNIQUES:
         step = next(technique.find(board), None)
         if step is not None:
             return technique, step
-    if solution is None:
-        raise ValueError("no technique applies and no solution was given to place from")
     cell = _brute_force_cell(board)
+    if solution is None:
+        return None, make(BRUTE_FORCE.name, board.size, placed=[(cell, 0)])
     return BRUTE_FORCE, make(BRUTE_FORCE.name, board.size, placed=[(cell, solution[cell])])
 
 
@@ -109,26 +113,10 @@ def _brute_force_cell(board: Board) -> int:
     return empty[len(empty) // 2]
 
 
-class Grade(NamedTuple):
-    """HoDoKu's rating of a puzzle: ``level`` (easy, medium, hard, unfair, extreme) and ``score``
-    (the sum of the scores of the steps of its solve)."""
-
-    level: str
-    score: int
-
-
-def grade(techniques: list[Technique]) -> Grade:
-    """The grade of a solve that used ``techniques``, one entry per step."""
+def grade_of(techniques: list[Technique]) -> tuple[int, str]:
+    """The score and level of a solve that used ``techniques``, one entry per step."""
     score = sum(t.score for t in techniques)
     level = max((t.level for t in techniques), default=1)
     while level < 5 and score > CEILINGS[level - 1]:
         level += 1
-    return Grade(LEVELS[level - 1], score)
-
-
-def path(board: Board, solution: list[int]) -> Iterator[tuple[Technique, Step]]:
-    """Every step of the human solve of ``board`` until it is solved, applied as it goes."""
-    while not board.solved():
-        technique, step = next_step(board, solution)
-        apply(board, step)
-        yield technique, step
+    return score, LEVELS[level - 1]
