@@ -11,6 +11,7 @@ options of those items can go (a subset, a locked candidate, a fish).
 """
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterator
 from itertools import combinations
 
@@ -22,10 +23,18 @@ def _valid_single(board: Board, cell: int, d: int) -> bool:
     return board.value[cell] == 0 and board.cand[cell] >> (d - 1) & 1 == 1
 
 
+def _pending(board: Board, queue: deque[tuple[int, int]]) -> deque[tuple[int, int]]:
+    """``queue`` with the singles already taken or gone dropped from its front: an entry that is no
+    single now never is again, so the front is the first live one (amortised O(1))."""
+    while queue and not _valid_single(board, *queue[0]):
+        queue.popleft()
+    return queue
+
+
 def full_house(board: Board) -> Iterator[Step]:
     """The last empty cell of a house takes the digit the house lacks (HoDoKu's "Full House")."""
     houses = board.houses
-    for cell, d in board.naked:
+    for cell, d in _pending(board, board.naked):
         if board.value[cell] == 0 and board.cand[cell] == 1 << (d - 1):
             if any(board.empty & houses.mask[h] == 1 << cell for h in houses.of[cell]):
                 yield make("Full House", board.size, placed=[(cell, d)])
@@ -33,7 +42,7 @@ def full_house(board: Board) -> Iterator[Step]:
 
 def naked_single(board: Board) -> Iterator[Step]:
     """A cell with one candidate left takes it. Exact cover: a cell's item with one option."""
-    for cell, d in board.naked:
+    for cell, d in _pending(board, board.naked):
         if board.value[cell] == 0 and board.cand[cell] == 1 << (d - 1):
             yield make("Naked Single", board.size, placed=[(cell, d)])
 
@@ -42,7 +51,7 @@ def hidden_single(board: Board) -> Iterator[Step]:
     """A digit with one place left in a house goes there. Exact cover: a house-digit item with
     one option."""
     houses = board.houses
-    for cell, d in board.hidden:
+    for cell, d in _pending(board, board.hidden):
         if _valid_single(board, cell, d) and any(board.where[d] & houses.mask[h] == 1 << cell
                                                  for h in houses.of[cell]):
             yield make("Hidden Single", board.size, placed=[(cell, d)])
@@ -83,12 +92,12 @@ def locked_subset(board: Board, n: int) -> Iterator[Step]:
             common = houses.common(cellset)
             if len(common) < 2:
                 continue
-            gone = [(c, d) for d in digits(union) for g in common
-                    for c in bits(board.where[d] & houses.mask[g] & ~cellset)]
+            gone = [(c, d) for g in sorted(common, key=lambda g: g in houses.blocks)   # the line's first
+                    for c in bits(houses.mask[g] & ~cellset) for d in digits(board.cand[c] & union)]
             # locked only when both houses lose a candidate outside the other: else it is a naked subset
             if len(common) == 2 and all(any(board.where[d] & houses.mask[g] & ~houses.mask[other]
                                             for d in digits(union)) for g, other in (common, common[::-1])):
-                yield make(name, board.size, removed=gone,
+                yield make(name, board.size, removed=gone, order="given",
                            detail=f"{digits_text(digits(union))} in {cells_text(group, board.size)}")
 
 
@@ -119,7 +128,7 @@ def naked_subset(board: Board, n: int) -> Iterator[Step]:
             gone = [(c, d) for d in digits(union) for g in houses.common(cellset)
                     for c in bits(board.where[d] & houses.mask[g] & ~cellset)]
             if gone:
-                yield make(NAKED[n], board.size, removed=gone,
+                yield make(NAKED[n], board.size, removed=gone, order="cell",
                            detail=f"{digits_text(digits(union))} in {cells_text(group, board.size)}")
 
 
@@ -142,5 +151,5 @@ def hidden_subset(board: Board, n: int) -> Iterator[Step]:
             keep = sum(1 << (d - 1) for d in group)
             gone = [(c, d) for c in bits(cellset) for d in digits(board.cand[c] & ~keep)]
             if gone:
-                yield make(HIDDEN[n], board.size, removed=gone,
+                yield make(HIDDEN[n], board.size, removed=gone, order="cell",
                            detail=f"{digits_text(group)} in {cells_text(bits(cellset), size)}")

@@ -12,6 +12,7 @@ name the same cell.
 """
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterator, Sequence
 
 import numpy as np
@@ -107,8 +108,8 @@ class Board:
         self.cand = [full] * n
         self.where = [0] + [houses.all] * size
         self.empty = houses.all
-        self.naked: list[tuple[int, int]] = []     # (cell, digit) as cells became naked singles
-        self.hidden: list[tuple[int, int]] = []    # (cell, digit) as places became hidden singles
+        self.naked: deque[tuple[int, int]] = deque()   # (cell, digit) as cells became naked singles
+        self.hidden: deque[tuple[int, int]] = deque()  # (cell, digit) as places became hidden singles
         for cell, v in enumerate(values):
             if v:
                 self.place(int(cell), int(v))
@@ -117,7 +118,7 @@ class Board:
         other = object.__new__(Board)
         other.houses, other.size = self.houses, self.size
         other.value, other.cand, other.where = self.value[:], self.cand[:], self.where[:]
-        other.empty, other.naked, other.hidden = self.empty, self.naked[:], self.hidden[:]
+        other.empty, other.naked, other.hidden = self.empty, self.naked.copy(), self.hidden.copy()
         return other
 
     def place(self, cell: int, d: int) -> None:

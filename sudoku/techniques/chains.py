@@ -15,14 +15,14 @@ start, O(starts x links).
 """
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 
 from .board import Board, bits, digits
 from .patterns import strong_links
 from .steps import Step, cell_name, make
 
-MAX_CELLS = int(os.environ.get("MAXC", 99))
+#: The longest XY-chain searched, in cells: a bound on the cost, beyond the chains people follow.
+MAX_CELLS = 20
 
 
 def _best(found: list[tuple[int, int, int, Step]]) -> Iterator[Step]:

@@ -71,9 +71,16 @@ def digits_text(ds: Iterable[int]) -> str:
 
 
 def make(technique: str, size: int, *, placed: Iterable[tuple[int, int]] = (),
-         removed: Iterable[tuple[int, int]] = (), detail: str = "") -> Step:
-    """A step with its text: ``technique: detail => effect`` (no detail: ``technique: effect``)."""
-    placed, removed = tuple(placed), tuple(sorted(set(removed)))
+         removed: Iterable[tuple[int, int]] = (), detail: str = "", order: str = "digit") -> Step:
+    """A step with its text: ``technique: detail => effect`` (no detail: ``technique: effect``).
+    The eliminations are kept in HoDoKu's order for the technique, which decides the order in which
+    cells become singles next: by digit then cell (``order="digit"``), by cell then digit
+    (``"cell"``), or as given (``"given"``, each once)."""
+    placed = tuple(placed)
+    if order == "given":
+        removed = tuple(dict.fromkeys(removed))
+    else:
+        removed = tuple(sorted(set(removed), key=(lambda x: (x[1], x[0])) if order == "digit" else None))
     effect = placements_text(placed, size) if placed else removals_text(removed, size)
     text = f"{technique}: {detail} => {effect}" if detail else f"{technique}: {effect}"
     return Step(technique, placed, removed, text)
