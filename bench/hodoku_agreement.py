@@ -34,7 +34,8 @@ import sudoku
 from sudoku import techniques
 from sudoku.techniques import human
 
-SETS = ["17clue", "top1465", "forum_hardest_1905_11plus", "forum_hardest_1106", "kaggle_10k", "serg_benchmark"]
+#: The public sets whose puzzles have one solution (serg_benchmark's have many: nothing to grade).
+SETS = ["17clue", "top1465", "forum_hardest_1905_11plus", "forum_hardest_1106", "kaggle_10k"]
 #: Our technique names for HoDoKu's solution types where they differ from the type's text.
 ALIASES = {"Bivalue Universal Grave + 1": "Bivalue Universal Grave + 1"}
 

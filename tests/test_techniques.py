@@ -252,3 +252,19 @@ def test_board_copy_is_independent():
     other.place(cell, solution[cell])
     assert board.value[cell] == 0 and other.value[cell] == solution[cell]
     assert np.count_nonzero(board.value) + 1 == np.count_nonzero(other.value)
+
+
+def test_picture_marks_the_step():
+    import xml.etree.ElementTree as ET
+
+    from sudoku.techniques.picture import picture
+    board, solution = techniques.start(HARD)
+    step = human.next_step(board, solution)[1]
+    svg = ET.fromstring(picture(board, step))
+    texts = [t for t in svg.iter("{http://www.w3.org/2000/svg}text")]
+    red = [t.text for t in texts if t.get("fill") == "#d62728"]
+    assert red == ["5", "5"]                       # r1c1<>5 and r1c3<>5
+    givens = [t for t in texts if t.get("fill") == "#000000"]
+    assert len(givens) == sum(1 for v in board.value if v)
+    small = [t for t in texts if t.get("fill") in ("#777777", "#d62728")]
+    assert len(small) == sum(board.cand[c].bit_count() for c in range(81))
