@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
-from . import basic, chains, colouring, fish, patterns, uniqueness
+from . import basic, chains, colouring, fish, loops, patterns, uniqueness
 from .board import Board, bits
 from .steps import Step, make
 
@@ -81,6 +81,7 @@ TECHNIQUES: list[Technique] = [
     Technique("Multi-Colors", 200, 3, colouring.multi_colours),
     Technique("X-Chain", 260, 4, chains.x_chain),
     Technique("XY-Chain", 260, 4, chains.xy_chain),
+    Technique("Nice Loop/AIC", 280, 4, loops.aic),
 ]
 BRUTE_FORCE = Technique("Brute Force", 10000, 5, _brute_force)
 SCORE = {t.name: t.score for t in TECHNIQUES} | {BRUTE_FORCE.name: BRUTE_FORCE.score}

@@ -275,14 +275,23 @@ def bug_plus_one(board: Board) -> Iterator[Step]:
     would have two solutions, so the extra cell takes the digit that appears three times in its
     houses."""
     size = board.size
-    hs = board.houses
     extra = [c for c in bits(board.empty) if board.cand[c].bit_count() != 2]
     if len(extra) != 1 or board.cand[extra[0]].bit_count() != 3:
         return
     cell = extra[0]
     for d in digits(board.cand[cell]):
-        if all((board.where[d] & hs.mask[h]).bit_count() in (2, 3) for h in hs.of[cell]) and any(
-                (board.where[d] & hs.mask[h]).bit_count() == 3 for h in hs.of[cell]):
+        if _bug_without(board, cell, d):
             yield make("Bivalue Universal Grave + 1", size,
                        removed=[(cell, e) for e in digits(board.cand[cell]) if e != d])
             return
+
+
+def _bug_without(board: Board, cell: int, d: int) -> bool:
+    """Whether taking ``d`` from ``cell`` would leave every digit with two places or none in every
+    house (a BUG, which has no solution or several): then ``cell`` must be ``d``."""
+    for mask in board.houses.mask:
+        for e in range(1, board.size + 1):
+            places = (board.where[e] & mask).bit_count() - (e == d and mask >> cell & 1)
+            if places not in (0, 2):
+                return False
+    return True

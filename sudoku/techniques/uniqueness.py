@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import combinations
 
-from .board import Board, bits, digits
+from .board import Board, Houses, bits, digits
 from .steps import Step, cells_text, make
 
 NAMES = {1: "Uniqueness Test 1", 2: "Uniqueness Test 2", 3: "Uniqueness Test 3", 4: "Uniqueness Test 4",
@@ -33,9 +33,10 @@ NAMES = {1: "Uniqueness Test 1", 2: "Uniqueness Test 2", 3: "Uniqueness Test 3",
 def rectangles(board: Board) -> Iterator[tuple[list[int], int, int]]:
     """``(corners, a, b)`` for every possible deadly rectangle, from each bivalue cell in order:
     corners in the order cell, same row, same column, opposite; all empty, in two boxes, each
-    holding a or b. A corner may have lost one of them already: the argument is about solutions,
-    not candidates (swapping a and b in a solution's rectangle gives another one whatever the
-    candidates said), and HoDoKu counts such rectangles too."""
+    holding a or b, and every other house (a diagonal, a window) through an even number of them.
+    A corner may have lost one of them already: the argument is about solutions, not candidates
+    (swapping a and b in a solution's rectangle gives another one whatever the candidates said),
+    and HoDoKu counts such rectangles too."""
     size = board.size
     hs = board.houses
     seen = set()
@@ -56,11 +57,18 @@ def rectangles(board: Board) -> Iterator[tuple[list[int], int, int]]:
                     continue
                 if any(board.cand[x] & mask == 0 for x in corners):
                     continue
-                if len({hs.box[x] for x in corners}) != 2:
+                if len({hs.box[x] for x in corners}) != 2 or not _even(hs, corners):
                     continue
                 seen.add(key)
                 a, b = digits(mask)
                 yield corners, a, b
+
+
+def _even(hs: Houses, corners: list[int]) -> bool:
+    """Whether every house holds an even number of the corners: only then does swapping a and b
+    leave every house with its digits (a diagonal or window through one corner forbids it)."""
+    rect = sum(1 << x for x in corners)
+    return all((rect & mask).bit_count() % 2 == 0 for mask in hs.mask[3 * hs.size:])
 
 
 def uniqueness(board: Board, kind: int) -> Iterator[Step]:
