@@ -41,6 +41,7 @@ def fish(board: Board, n: int, kind: str = "basic") -> Iterator[Step]:
         for rows in (True, False):
             base_lines, cover_lines = _lines(board, rows)
             cross = houses.col if rows else houses.row
+            widest = max(len({cross[c] for c in houses.cells[b]}) for b in houses.blocks)
             usable = [h for h in base_lines if where & houses.mask[h]
                       and (kind != "basic" or (where & houses.mask[h]).bit_count() <= n)]
             for base in combinations(usable, n):
@@ -59,7 +60,7 @@ def fish(board: Board, n: int, kind: str = "basic") -> Iterator[Step]:
                         yield make(name, size, removed=gone, detail=_detail(houses, d, base, [cover_lines[k]
                                                                                           for k in across]))
                     continue
-                if len(across) <= n:
+                if not n < len(across) <= n + widest:      # fins lie in one box: a few lines across at most
                     continue
                 yield from _finned(board, d, n, kind, name, base, cells, across, cover_lines)
 
@@ -73,10 +74,11 @@ def _finned(board: Board, d: int, n: int, kind: str, name: str, base: tuple[int,
         for k in chosen:
             cover |= houses.mask[cover_lines[k]]
         fins = cells & ~cover
-        boxes = {houses.box[c] for c in bits(fins)}
-        if len(boxes) != 1:
+        if not fins:
             continue
-        fin_box = houses.mask[houses.blocks[boxes.pop()]]
+        fin_box = houses.mask[houses.blocks[houses.box[(fins & -fins).bit_length() - 1]]]
+        if fins & ~fin_box:
+            continue                                    # fins in more than one box
         sashimi = any((where & houses.mask[h] & cover).bit_count() <= 1 for h in base)
         if sashimi != (kind == "sashimi"):
             continue
