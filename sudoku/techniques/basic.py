@@ -153,3 +153,58 @@ def hidden_subset(board: Board, n: int) -> Iterator[Step]:
             if gone:
                 yield make(HIDDEN[n], board.size, removed=gone, order="cell",
                            detail=f"{digits_text(group)} in {cells_text(bits(cellset), size)}")
+
+
+def _unsolved_subsets(board: Board, cells: list[int], most: int) -> Iterator[tuple[tuple[int, ...], int]]:
+    """Non-empty groups of at most ``most`` of the empty ``cells`` with their candidates."""
+    empty = [c for c in cells if board.value[c] == 0]
+    for k in range(1, min(most, len(empty)) + 1):
+        for group in combinations(empty, k):
+            union = 0
+            for c in group:
+                union |= board.cand[c]
+            yield group, union
+
+
+def sue_de_coq(board: Board) -> Iterator[Step]:
+    """Sue de Coq: two or three empty cells where a box meets a line, with at least two more
+    candidates than cells, and cells of the line and of the box outside the meeting that together
+    with them hold as many digits as cells, the line's and the box's digits apart: the line's
+    digits leave the rest of the line, the box's the rest of the box, and the meeting's others
+    both. Exact cover: a locked set spread over two houses."""
+    hs = board.houses
+    size = board.size
+    for line in hs.lines:
+        for box in hs.blocks:
+            meet = hs.mask[line] & hs.mask[box]
+            inside = [c for c in bits(meet) if board.value[c] == 0]
+            if len(inside) < 2:
+                continue
+            line_rest = [c for c in hs.cells[line] if not meet >> c & 1]
+            box_rest = [c for c in hs.cells[box] if not meet >> c & 1]
+            for n in range(2, len(inside) + 1):
+                for group in combinations(inside, n):
+                    vc = 0
+                    for c in group:
+                        vc |= board.cand[c]
+                    if vc.bit_count() < n + 2:
+                        continue
+                    for lcells, vl in _unsolved_subsets(board, line_rest, 3):
+                        if not vl & vc or (vc | vl).bit_count() >= n + len(lcells) + vc.bit_count():
+                            continue
+                        for bcells, vb in _unsolved_subsets(board, box_rest, 3):
+                            if vb & vl or not vb & vc:
+                                continue
+                            if (vc | vl | vb).bit_count() != n + len(lcells) + len(bcells):
+                                continue
+                            used = sum(1 << c for c in group + lcells + bcells)
+                            from_line = (vc | vl) & ~vb
+                            from_box = (vc | vb) & ~vl
+                            gone = [(c, d) for c in hs.cells[line] if not used >> c & 1 and board.value[c] == 0
+                                    for d in digits(board.cand[c] & from_line)]
+                            gone += [(c, d) for c in hs.cells[box] if not used >> c & 1 and board.value[c] == 0
+                                     for d in digits(board.cand[c] & from_box)]
+                            if gone:
+                                yield make("Sue de Coq", size, removed=gone, order="cell",
+                                           detail=f"{cells_text(group, size)} - {digits_text(digits(vc))} "
+                                                  f"({cells_text(lcells, size)}, {cells_text(bcells, size)})")

@@ -77,6 +77,7 @@ TECHNIQUES: list[Technique] = [
     Technique("Sashimi Swordfish", 240, 4, lambda b: fish.fish(b, 3, "sashimi")),
     Technique("Finned Jellyfish", 250, 4, lambda b: fish.fish(b, 4, "finned")),
     Technique("Sashimi Jellyfish", 260, 4, lambda b: fish.fish(b, 4, "sashimi")),
+    Technique("Sue de Coq", 250, 4, basic.sue_de_coq),
     Technique("Simple Colors", 150, 3, colouring.simple_colours),
     Technique("Multi-Colors", 200, 3, colouring.multi_colours),
     Technique("X-Chain", 260, 4, chains.x_chain),
