@@ -9,7 +9,9 @@ two ends holds. Then
 - ends on one digit: a cell that sees both ends loses the digit;
 - ends in one cell: that cell holds one of the two digits and loses every other one (a
   discontinuous nice loop, in HoDoKu's words);
-- ends on two digits in cells that see each other: each end cell loses the other end's digit.
+- ends on two digits in cells that see each other: each end cell loses the other end's digit;
+- ends weakly linked: the chain closes into a continuous nice loop, whose every weak link then
+  has one true end, so each weak link removes what sees both its ends.
 
 And a candidate whose truth leads along such a chain to its own falsehood is false (a
 discontinuous nice loop too).
@@ -50,8 +52,31 @@ def _links(board: Board) -> tuple[dict[int, list[int]], dict[int, list[int]]]:
     return strong, weak
 
 
+def _continuous(board: Board, parent: dict, state: tuple[int, bool], start: int, chain_of, record) -> None:
+    """The loop closed by the weak link from ``state`` back to ``start``: every weak link in it
+    holds one true end, so cells that see both ends of one (same digit) lose the digit, and a cell
+    with both ends (two digits) loses its others."""
+    path = chain_of(parent, state)
+    if path is None or len(path) < 4:
+        return
+    size = board.size
+    hs = board.houses
+    nodes = [n for n, _ in path]
+    loop = sum(1 << (n // size) for n in nodes)
+    weak_pairs = [(nodes[i], nodes[i + 1]) for i in range(len(nodes) - 1) if path[i][1]] + [(nodes[-1], nodes[0])]
+    gone: set[tuple[int, int]] = set()
+    for a, b in weak_pairs:
+        (ca, da), (cb, db) = divmod(a, size), divmod(b, size)
+        if ca == cb:
+            keep = (1 << da) | (1 << db)
+            gone.update((ca, e) for e in digits(board.cand[ca] & ~keep))
+        elif da == db:
+            gone.update((c, da + 1) for c in bits(board.where[da + 1] & hs.peers[ca] & hs.peers[cb] & ~loop))
+    record("Continuous Nice Loop", sorted(gone), path + [path[0]])
+
+
 def aic(board: Board) -> Iterator[Step]:
-    """AICs and discontinuous nice loops (HoDoKu's "AIC" and "Discontinuous Nice Loop")."""
+    """AICs and nice loops (HoDoKu's "AIC", "Discontinuous Nice Loop" and "Continuous Nice Loop")."""
     size = board.size
     hs = board.houses
     strong, weak = _links(board)
@@ -75,6 +100,7 @@ def aic(board: Board) -> Iterator[Step]:
                         ((n // size, n % size, on) for n, on in path))
         found.append((len(gone), sorted(gone), len(path), make(name, size, removed=gone, detail=text.rstrip("=-"))))
 
+    weak_of = {node: set(links) for node, links in weak.items()}
     for start in sorted(strong):
         cs, ds = divmod(start, size)
         # the start false: every candidate reached true by an alternating chain is one end of an AIC
@@ -91,6 +117,8 @@ def aic(board: Board) -> Iterator[Step]:
                     nxt.append(state)
                     if not state[1] or other == start:
                         continue
+                    if other in weak_of[start]:
+                        _continuous(board, parent, state, start, chain_of, record)
                     ct, dt = divmod(other, size)
                     if ct == cs and dt != ds:
                         keep = (1 << ds) | (1 << dt)
