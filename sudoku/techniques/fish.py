@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import combinations
 
-from .board import Board, bits
+from .board import Board, Houses, bits
 from .steps import Step, make
 
 NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
@@ -90,7 +90,7 @@ def _finned(board: Board, d: int, n: int, kind: str, name: str, base: tuple[int,
                        detail=_detail(houses, d, base, [cover_lines[k] for k in chosen]) + fin_text)
 
 
-def _detail(houses: object, d: int, base: tuple[int, ...] | list[int], cover: list[int]) -> str:
-    name = houses.name  # type: ignore[attr-defined]
+def _detail(houses: Houses, d: int, base: tuple[int, ...] | list[int], cover: list[int]) -> str:
+    name = houses.name
     return f"{d} {''.join(name(h)[0] for h in base[:1])}{''.join(name(h)[1:] for h in base)} " \
            f"{''.join(name(h)[0] for h in cover[:1])}{''.join(name(h)[1:] for h in cover)}"

@@ -23,7 +23,7 @@ every candidate, O(candidates x links): up to a second of Python on the hardest 
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from .board import Board, bits, digits
 from .steps import Step, cell_name, make
@@ -52,7 +52,12 @@ def _links(board: Board) -> tuple[dict[int, list[int]], dict[int, list[int]]]:
     return strong, weak
 
 
-def _continuous(board: Board, parent: dict, state: tuple[int, bool], start: int, chain_of, record) -> None:
+State = tuple[int, bool]
+
+
+def _continuous(board: Board, parent: dict, state: State, start: int,
+                chain_of: Callable[[dict, State], list[State] | None],
+                record: Callable[[str, list[tuple[int, int]], list[State]], None]) -> None:
     """The loop closed by the weak link from ``state`` back to ``start``: every weak link in it
     holds one true end, so cells that see both ends of one (same digit) lose the digit, and a cell
     with both ends (two digits) loses its others."""

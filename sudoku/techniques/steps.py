@@ -21,11 +21,6 @@ class Step(NamedTuple):
     removed: tuple[tuple[int, int], ...]
     text: str
 
-    @property
-    def effect(self) -> tuple[frozenset, frozenset]:
-        """What the step does, order aside: the set of placements and the set of eliminations."""
-        return frozenset(self.placed), frozenset(self.removed)
-
 
 def cell_name(cell: int, size: int) -> str:
     return f"r{cell // size + 1}c{cell % size + 1}"
