@@ -80,6 +80,24 @@ def _continuous(board: Board, parent: dict, state: State, start: int,
     record("Continuous Nice Loop", sorted(gone), path + [path[0]])
 
 
+def _reach(parent: dict[State, State | None], strong: dict[int, list[int]],
+           weak: dict[int, list[int]]) -> Iterator[State]:
+    """Breadth first from the one state in ``parent``: each state reached, its parent recorded, by
+    an alternating chain (a true candidate makes its weak links false, a false one its strong
+    links true)."""
+    frontier = list(parent)
+    while frontier:
+        nxt = []
+        for node, on in frontier:
+            for other in (weak[node] if on else strong[node]):
+                state = (other, not on)
+                if state not in parent:
+                    parent[state] = (node, on)
+                    nxt.append(state)
+                    yield state
+        frontier = nxt
+
+
 def aic(board: Board) -> Iterator[Step]:
     """AICs and nice loops (HoDoKu's "AIC", "Discontinuous Nice Loop" and "Continuous Nice Loop")."""
     size = board.size
@@ -109,57 +127,38 @@ def aic(board: Board) -> Iterator[Step]:
     for start in sorted(strong):
         cs, ds = divmod(start, size)
         # the start false: every candidate reached true by an alternating chain is one end of an AIC
-        parent: dict[tuple[int, bool], tuple[int, bool] | None] = {(start, False): None}
-        frontier = [(start, False)]
-        while frontier:
-            nxt = []
-            for node, on in frontier:
-                for other in (weak[node] if on else strong[node]):
-                    state = (other, not on)
-                    if state in parent:
-                        continue
-                    parent[state] = (node, on)
-                    nxt.append(state)
-                    if not state[1] or other == start:
-                        continue
-                    if other in weak_of[start]:
-                        _continuous(board, parent, state, start, chain_of, record)
-                    ct, dt = divmod(other, size)
-                    if ct == cs and dt != ds:
-                        keep = (1 << ds) | (1 << dt)
-                        gone = [(cs, e) for e in digits(board.cand[cs] & ~keep)]
-                        name = "Discontinuous Nice Loop"
-                    elif dt == ds and ct != cs:
-                        gone = [(c, ds + 1) for c in bits(board.where[ds + 1] & hs.peers[cs] & hs.peers[ct])]
-                        name = "AIC"
-                    elif hs.peers[cs] >> ct & 1:
-                        gone = [(c, d + 1) for c, d in ((cs, dt), (ct, ds)) if board.cand[c] >> d & 1]
-                        name = "AIC"
-                    else:
-                        continue
-                    if gone:
-                        path = chain_of(parent, state)
-                        if path is not None:
-                            record(name, gone, path)
-            frontier = nxt
+        parent: dict[State, State | None] = {(start, False): None}
+        for state in _reach(parent, strong, weak):
+            other, on = state
+            if not on or other == start:
+                continue
+            if other in weak_of[start]:
+                _continuous(board, parent, state, start, chain_of, record)
+            ct, dt = divmod(other, size)
+            if ct == cs and dt != ds:
+                keep = (1 << ds) | (1 << dt)
+                gone = [(cs, e) for e in digits(board.cand[cs] & ~keep)]
+                name = "Discontinuous Nice Loop"
+            elif dt == ds and ct != cs:
+                gone = [(c, ds + 1) for c in bits(board.where[ds + 1] & hs.peers[cs] & hs.peers[ct])]
+                name = "AIC"
+            elif hs.peers[cs] >> ct & 1:
+                gone = [(c, d + 1) for c, d in ((cs, dt), (ct, ds)) if board.cand[c] >> d & 1]
+                name = "AIC"
+            else:
+                continue
+            path = chain_of(parent, state) if gone else None
+            if path is not None:
+                record(name, gone, path)
         # the start true: reaching its own falsehood through a chain that leaves the cell
         parent = {(start, True): None}
-        frontier = [(start, True)]
-        while frontier:
-            nxt = []
-            for node, on in frontier:
-                for other in (weak[node] if on else strong[node]):
-                    state = (other, not on)
-                    if state in parent:
-                        continue
-                    parent[state] = (node, on)
-                    nxt.append(state)
-                    ct, dt = divmod(other, size)
-                    if ct == cs and state[1] and dt != ds and parent[(node, on)] is not None:
-                        path = chain_of(parent, state)
-                        if path is not None:
-                            record("Discontinuous Nice Loop", [(cs, ds + 1)], path)
-            frontier = nxt
+        for state in _reach(parent, strong, weak):
+            other, on = state
+            ct, dt = divmod(other, size)
+            if ct == cs and on and dt != ds and parent[state] != (start, True):
+                path = chain_of(parent, state)
+                if path is not None:
+                    record("Discontinuous Nice Loop", [(cs, ds + 1)], path)
     found.sort(key=lambda f: (-f[0], f[1], f[2]))
     for *_, step in found:
         yield step
