@@ -561,8 +561,9 @@ def _hint(args: argparse.Namespace, tally: Tally) -> int:
     def answer(entry: Entry, step: Step | None, writer: Writer) -> Answer:
         if step is None:
             return Answer(SOLVED, {"technique": "", "hint": "solved", "placed": [], "removed": []}, "solved")
-        return Answer("hint", {"technique": step.technique, "hint": step.text, "placed": list(step.placed),
-                               "removed": list(step.removed)}, step.text)
+        return Answer("hint", {"technique": step.technique, "hint": step.text,      # [cell, digit] pairs, as JSON
+                               "placed": [list(p) for p in step.placed],
+                               "removed": [list(r) for r in step.removed]}, step.text)
 
     failed = _answer_all(job, tally, _one_by_one(make), _each(answer, tally),
                          ["technique", "hint", "placed", "removed"])

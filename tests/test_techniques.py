@@ -5,6 +5,8 @@ the reference: each technique's step at the point of HoDoKu's path where it took
 grades. Soundness needs no reference: a step never removes a digit of the solution, never places
 anything else, and the pencil marks stay consistent after every step.
 """
+import csv
+import io
 import json
 from pathlib import Path
 
@@ -190,6 +192,14 @@ def test_hint_command_jsonl_and_a_bad_line(tmp_path, capsys):
     first, second = (json.loads(line) for line in capsys.readouterr().out.splitlines())
     assert first["technique"] == "Locked Candidates Type 1 (Pointing)" and first["removed"] == [[0, 5], [2, 5]]
     assert second["status"] == "invalid"
+
+
+def test_hint_command_csv_keeps_the_columns(capsys):
+    assert main(["hint", str(EXAMPLES / "kaggle.csv")]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert rows[0]["hint"] == "Naked Single: r5c5=5" and json.loads(rows[0]["placed"]) == [[40, 5]]
+    assert rows[0]["removed"] == "[]" and rows[0]["status"] == "hint"
+    assert all(row["quizzes"] for row in rows)
 
 
 def test_rate_command_on_hodokus_scale(capsys):
