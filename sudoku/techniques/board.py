@@ -149,19 +149,3 @@ class Board:
 
     def solved(self) -> bool:
         return self.empty == 0
-
-    def broken(self) -> bool:
-        """Whether some empty cell has no candidate or some house has lost every place for a digit
-        it still needs: the givens or a wrong step left no solution."""
-        houses = self.houses
-        if any(self.cand[c] == 0 for c in bits(self.empty)):
-            return True
-        for h, mask in enumerate(houses.mask):
-            placed = 0
-            for c in houses.cells[h]:
-                if self.value[c]:
-                    placed |= 1 << (self.value[c] - 1)
-            for d in range(1, self.size + 1):
-                if not placed & (1 << (d - 1)) and not self.where[d] & mask:
-                    return True
-        return False
