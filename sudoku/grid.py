@@ -331,6 +331,10 @@ def twice_in(values: np.ndarray, units: Sequence[tuple[str, Any]], symbols: str 
     """The first of ``units`` (``(name, cells)`` pairs) whose givens repeat a value, as "digit 5
     twice in row 3", or None."""
     size = math.isqrt(values.size)
+    if units and len({len(cells) for _, cells in units}) == 1:     # the usual case, in one pass
+        given = np.sort(values[np.array([cells for _, cells in units])], axis=1)
+        if not ((given[:, 1:] == given[:, :-1]) & (given[:, 1:] > 0)).any():
+            return None
     for name, cells in units:
         given = values[cells]
         seen = np.bincount(given[given > 0], minlength=size + 1)

@@ -102,6 +102,65 @@ def _sound_path(puzzle, **how) -> list:
     return used
 
 
+def _python_board(values, houses) -> Board:
+    """The board built by the Python placements the kernel must match, given by given."""
+    board = Board([0] * len(values), houses)
+    for cell, v in enumerate(values):
+        if v:
+            board.place(cell, v)
+    return board
+
+
+def _state(board: Board) -> tuple:
+    live = [(c, d) for c, d in board.naked if board.value[c] == 0 and board.cand[c] == 1 << (d - 1)]
+    hidden = [(c, d) for c, d in board.hidden if board.value[c] == 0 and board.cand[c] >> (d - 1) & 1]
+    return board.value, board.cand, board.where, board.empty, live, hidden
+
+
+def _kernel_is_python(puzzle, **how) -> int:
+    """The kernel's board and singles are the Python board's, step for step, along the whole
+    solve: the same placements from the givens, the same singles in the same order, the same
+    pencil marks and live queue entries after each run of them. Returns the singles compared."""
+    board, solution = techniques.start(puzzle, **how)
+    values = [v if not board.empty >> c & 1 else 0 for c, v in enumerate(board.value)]
+    assert _state(board) == _state(_python_board(values, board.houses))
+    compared = 0
+    while not board.solved():
+        mine = board.copy()
+        singles = []
+        while not mine.solved():
+            technique, step = human.next_step(mine)
+            if technique not in techniques.SINGLES:
+                break
+            (cell, d), = step.placed
+            singles.append([techniques.SINGLES.index(technique), cell, d])
+            human.apply(mine, step)
+        assert board.take_singles() == singles
+        assert _state(board) == _state(mine)
+        compared += len(singles)
+        if board.solved():
+            break
+        human.apply(board, human.next_step(board, solution)[1])
+    return compared
+
+
+def test_the_kernel_takes_the_singles_python_takes():
+    compared = sum(_kernel_is_python(puzzle) for puzzle in (EXAMPLES / "top20.txt").read_text().split())
+    assert compared > 500
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 2 ** 32))
+def test_the_kernel_takes_the_singles_python_takes_on_generated_puzzles(seed):
+    _kernel_is_python(sudoku.generate(seed=seed))
+
+
+@pytest.mark.parametrize("how", [{"size": 6}, {"size": 12}, {"variant": "x"}, {"variant": "windoku"}],
+                         ids=["6x6", "12x12", "x", "windoku"])
+def test_the_kernel_takes_the_singles_python_takes_on_every_shape(how):
+    _kernel_is_python(sudoku.generate(seed=1, **how), variant=how.get("variant"))
+
+
 def test_every_step_is_sound_on_the_shipped_hard_puzzles():
     used = set()
     for puzzle in (EXAMPLES / "top20.txt").read_text().split():

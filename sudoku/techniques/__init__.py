@@ -34,7 +34,7 @@ from ..grid import Box, Puzzle, PuzzleError, Shape, pretty, to_text
 from ..variants import Variant, VariantLike
 from .board import Board, Houses
 from .human import LEVELS, TECHNIQUES, Technique, apply, grade_of, next_step
-from .steps import Step
+from .steps import Step, cell_name
 
 __all__ = ["LEVELS", "TECHNIQUES", "Board", "Grade", "Houses", "Step", "Technique", "grade", "hint", "start",
            "steps", "tell", "walk"]
@@ -76,9 +76,30 @@ def walk(puzzle: Puzzle, *, box: Box = None, symbols: str | None = None,
          variant: VariantLike = None) -> Iterator[tuple[Technique, Step]]:
     """Every step of the human solve of ``puzzle`` with its technique, as it is found."""
     board, solution = start(puzzle, box=box, symbols=symbols, variant=variant)
-    while not board.solved():
+    for technique, step in _path(board, solution, text=True):
+        assert technique is not None and step is not None, "with the solution at hand there is always a step"
+        yield technique, step
+
+
+SINGLES = TECHNIQUES[:3]
+
+
+def _path(board: Board, solution: list[int] | None, text: bool) -> Iterator[tuple[Technique | None, Step | None]]:
+    """The steps from ``board`` on, made as they are found. Singles come from the kernel in one
+    call per run of them (their steps left None unless ``text``); without ``solution``, a last
+    ``(None, step)`` where no technique applies."""
+    size = board.size
+    while True:
+        for code, cell, d in board.take_singles():
+            single = SINGLES[code]
+            yield single, (Step(single.name, ((cell, d),), (), f"{single.name}: {cell_name(cell, size)}={d}")
+                           if text else None)
+        if board.solved():
+            return
         technique, step = next_step(board, solution)
-        assert technique is not None, "with the solution at hand there is always a step"
+        if technique is None:
+            yield None, step
+            return
         apply(board, step)
         yield technique, step
 
@@ -105,8 +126,9 @@ def steps(puzzle: Puzzle, *, box: Box = None, symbols: str | None = None, varian
 def grade(puzzle: Puzzle, *, box: Box = None, symbols: str | None = None, variant: VariantLike = None) -> Grade:
     """HoDoKu's level and score of ``puzzle``: the sum of the scores of its solve's steps, and the
     highest level among them, raised while the score passes that level's ceiling."""
-    used = [technique for technique, _ in walk(puzzle, box=box, symbols=symbols, variant=variant)]
-    score, level = grade_of(used)
+    board, solution = start(puzzle, box=box, symbols=symbols, variant=variant)
+    used = [technique for technique, _ in _path(board, solution, text=False)]
+    score, level = grade_of(used)  # type: ignore[arg-type]  # with a solution, never None
     return Grade(score, level, len(used))
 
 
@@ -121,8 +143,8 @@ def tell(puzzle: Puzzle, write: Callable[[str], object], *, full: bool = False, 
     rules = variants.named(variant)
     shape = board.houses.shape
     used: list[Technique] = []
-    while not board.solved():
-        technique, step = next_step(board)
+    for technique, step in _path(board, None, text=True):
+        assert step is not None
         if technique is None:
             shown = min(len(used), limit) if not full else len(used)
             if len(used) > shown:
@@ -132,7 +154,6 @@ def tell(puzzle: Puzzle, write: Callable[[str], object], *, full: bool = False, 
             explainer.tell(grid, write, full=full, limit=limit, more=more, box=shape, symbols=symbols,
                            variant=rules)
             return
-        apply(board, step)
         used.append(technique)
         if full or len(used) <= limit:
             write(f"{len(used)}. {step.text}")

@@ -13,12 +13,16 @@ name the same cell.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import TypeVar
 
 import numpy as np
 
 from ..grid import Shape
 from ..variants import Variant
+from . import kernel
+
+T = TypeVar("T")
 
 #: One letter per kind of house, as HoDoKu writes them (r1, c5, b9); d for a diagonal, w a window.
 LETTER = {"row": "r", "col": "c", "box": "b", "region": "b", "diagonal": "d", "window": "w"}
@@ -82,6 +86,15 @@ class Houses:
         self.all = (1 << shape.cells) - 1
         #: the order HoDoKu scans houses for subsets: boxes, then rows, then columns, then the rest
         self.search_order = self.blocks + self.lines + list(range(3 * size, len(self.cells)))
+        # the same layout as flat arrays for the kernel, short rows padded with -1
+        widest = max(len(hs) for hs in self.of)
+        self.of_array = np.array([hs + [-1] * (widest - len(hs)) for hs in self.of], np.int32)
+        self.cells_array = np.array(self.cells, np.int32)
+        peer_lists = [list(bits(p)) for p in self.peers]
+        most = max(len(p) for p in peer_lists)
+        self.peers_array = np.array([p + [-1] * (most - len(p)) for p in peer_lists], np.int32)
+        #: room enough in a queue for every elimination still possible, each queueing a single per house
+        self.queue_room = shape.cells * size * (widest + 1)
 
     def name(self, h: int) -> str:
         """A house as HoDoKu writes it: ``r3``, ``c5``, ``b9`` (``d1``, ``w2`` for a variant's)."""
@@ -110,19 +123,61 @@ class Board:
         self.empty = houses.all
         self.naked: deque[tuple[int, int]] = deque()   # (cell, digit) as cells became naked singles
         self.hidden: deque[tuple[int, int]] = deque()  # (cell, digit) as places became hidden singles
-        for cell, v in enumerate(values):
-            if v:
-                self.place(int(cell), int(v))
+        self.version = 0                                # counts changes, for `memo`
+        self._memo: dict[object, tuple[int, object]] = {}
+        self._run([(cell, v) for cell, v in enumerate(values) if v], take=False)
+
+    def take_singles(self) -> list[tuple[int, int, int]]:
+        """Take every single in turn, as HoDoKu would one step at a time, until none is left;
+        ``(code, cell, digit)`` for each, the code that of [`kernel`][sudoku.techniques.kernel]
+        (0 full house, 1 naked single, 2 hidden single). Cost: one kernel call."""
+        return self._run([], take=True)
+
+    def _run(self, givens: list[tuple[int, int]], take: bool) -> list[tuple[int, int, int]]:
+        """Place ``givens`` and (``take``) the singles that follow, in the kernel."""
+        hs = self.houses
+        value = np.array(self.value, np.int32)
+        cand = np.array(self.cand, np.int64)
+        queues: list[np.ndarray] = []
+        for queue in (self.naked, self.hidden):
+            rows = np.empty((len(queue) + hs.queue_room, 2), np.int32)
+            rows[:len(queue)] = list(queue) if queue else np.empty((0, 2), np.int32)
+            queues += [rows, np.array([0, len(queue)], np.int64)]
+        log = np.empty((len(value), 3), np.int32)
+        words = np.empty((self.size + 1, (len(value) + 63) // 64), np.uint64)
+        logged = kernel.run(np.array(givens, np.int32).reshape(-1, 2), value, cand, hs.of_array, hs.cells_array,
+                            hs.peers_array, *queues, log, words, take)
+        self.version += 1
+        self.value = value.tolist()
+        self.cand = cand.tolist()
+        sets = [int.from_bytes(row.tobytes(), "little") for row in words]
+        self.empty, self.where = sets[0], [0] + sets[1:]
+        naked, nends, hidden, hends = queues
+        self.naked = deque((c, d) for c, d in naked[nends[0]:nends[1]].tolist())
+        self.hidden = deque((c, d) for c, d in hidden[hends[0]:hends[1]].tolist())
+        return log[:logged].tolist()
 
     def copy(self) -> Board:
         other = object.__new__(Board)
         other.houses, other.size = self.houses, self.size
         other.value, other.cand, other.where = self.value[:], self.cand[:], self.where[:]
         other.empty, other.naked, other.hidden = self.empty, self.naked.copy(), self.hidden.copy()
+        other.version, other._memo = 0, {}
         return other
+
+    def memo(self, key: object, compute: Callable[[], T]) -> T:
+        """``compute()``, kept until the board changes: techniques that share a search (the
+        uniqueness types their rectangles, finned and sashimi fish their bases) make it once."""
+        kept = self._memo.get(key)
+        if kept is not None and kept[0] == self.version:
+            return kept[1]  # type: ignore[return-value]
+        found = compute()
+        self._memo[key] = (self.version, found)
+        return found
 
     def place(self, cell: int, d: int) -> None:
         """Set ``cell`` to ``d``: its other candidates go, and ``d`` goes from every peer."""
+        self.version += 1
         self.value[cell] = d
         self.empty &= ~(1 << cell)
         for peer in bits(self.where[d] & self.houses.peers[cell]):
@@ -135,6 +190,7 @@ class Board:
         bit = 1 << (d - 1)
         if not self.cand[cell] & bit:
             return False
+        self.version += 1
         left = self.cand[cell] = self.cand[cell] & ~bit
         self.where[d] &= ~(1 << cell)
         if left and left & (left - 1) == 0:

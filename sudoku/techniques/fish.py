@@ -32,10 +32,19 @@ def _lines(board: Board, rows: bool) -> tuple[list[int], list[int]]:
 def fish(board: Board, n: int, kind: str = "basic") -> Iterator[Step]:
     """Fish of ``n`` base lines, ``kind`` "basic", "finned" or "sashimi", digit by digit, rows as
     the base before columns. Cost: C(N, n) base sets per digit and orientation, and for finned
-    ones C(places, n) cover sets each."""
+    ones C(places, n) cover sets each; finned and sashimi ones are found in one search, kept
+    until the board changes."""
+    if kind == "basic":
+        return _fish(board, n, kind)
+    found = board.memo(("fins", n), lambda: list(_fish(board, n, "finned")))
+    return (step for step in found if step.technique.startswith(kind.capitalize()))
+
+
+def _fish(board: Board, n: int, kind: str) -> Iterator[Step]:
+    """Basic fish (``kind`` "basic"), or finned and sashimi ones together."""
     houses = board.houses
     size = board.size
-    name = NAMES[n] if kind == "basic" else f"{kind.capitalize()} {NAMES[n]}"
+    name = NAMES[n] if kind == "basic" else f"Finned {NAMES[n]}"
     for d in range(1, size + 1):
         where = board.where[d]
         for rows in (True, False):
@@ -62,10 +71,10 @@ def fish(board: Board, n: int, kind: str = "basic") -> Iterator[Step]:
                     continue
                 if not n < len(across) <= n + widest:      # fins lie in one box: a few lines across at most
                     continue
-                yield from _finned(board, d, n, kind, name, base, cells, across, cover_lines)
+                yield from _finned(board, d, n, name, base, cells, across, cover_lines)
 
 
-def _finned(board: Board, d: int, n: int, kind: str, name: str, base: tuple[int, ...], cells: int,
+def _finned(board: Board, d: int, n: int, name: str, base: tuple[int, ...], cells: int,
             across: list[int], cover_lines: list[int]) -> Iterator[Step]:
     houses = board.houses
     where = board.where[d]
@@ -79,14 +88,12 @@ def _finned(board: Board, d: int, n: int, kind: str, name: str, base: tuple[int,
         fin_box = houses.mask[houses.blocks[houses.box[(fins & -fins).bit_length() - 1]]]
         if fins & ~fin_box:
             continue                                    # fins in more than one box
-        sashimi = any((where & houses.mask[h] & cover).bit_count() <= 1 for h in base)
-        if sashimi != (kind == "sashimi"):
-            continue
         gone = [(c, d) for c in bits(where & cover & fin_box & ~cells)]
         if gone:
+            sashimi = any((where & houses.mask[h] & cover).bit_count() <= 1 for h in base)
             fin_text = " fin" + ("s" if fins.bit_count() > 1 else "") + " " + ",".join(
                 f"r{c // board.size + 1}c{c % board.size + 1}" for c in bits(fins))
-            yield make(name, board.size, removed=gone,
+            yield make(name.replace("Finned", "Sashimi") if sashimi else name, board.size, removed=gone,
                        detail=_detail(houses, d, base, [cover_lines[k] for k in chosen]) + fin_text)
 
 

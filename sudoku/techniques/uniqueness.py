@@ -30,34 +30,38 @@ NAMES = {1: "Uniqueness Test 1", 2: "Uniqueness Test 2", 3: "Uniqueness Test 3",
          5: "Uniqueness Test 5", 6: "Uniqueness Test 6", 7: "Hidden Rectangle"}
 
 
-def rectangles(board: Board) -> Iterator[tuple[list[int], int, int]]:
+def rectangles(board: Board) -> list[tuple[list[int], int, int]]:
     """``(corners, a, b)`` for every possible deadly rectangle, from each bivalue cell in order:
     corners in the order cell, same row, same column, opposite; all empty, in two boxes, each
     holding a or b, and every other house (a diagonal, a window) through an even number of them.
     A corner may have lost one of them already: the argument is about solutions, not candidates
     (swapping a and b in a solution's rectangle gives another one whatever the candidates said),
-    and HoDoKu counts such rectangles too."""
+    and HoDoKu counts such rectangles too. Kept until the board changes: the seven types share it."""
+    return board.memo("rectangles", lambda: list(_rectangles(board)))
+
+
+def _rectangles(board: Board) -> Iterator[tuple[list[int], int, int]]:
     size = board.size
     hs = board.houses
+    cand = board.cand
     seen = set()
     for cell in bits(board.empty):
-        mask = board.cand[cell]
+        mask = cand[cell]
         if mask.bit_count() != 2:
             continue
         r, c = divmod(cell, size)
-        for r2 in range(size):
-            if r2 == r:
-                continue
-            for c2 in range(size):
-                if c2 == c:
+        rows = [r2 for r2 in range(size) if r2 != r and cand[r2 * size + c] & mask]
+        cols = [c2 for c2 in range(size) if c2 != c and cand[r * size + c2] & mask]
+        for r2 in rows:
+            for c2 in cols:
+                opposite = r2 * size + c2
+                if not cand[opposite] & mask:
                     continue
-                corners = [cell, r * size + c2, r2 * size + c, r2 * size + c2]
+                corners = [cell, r * size + c2, r2 * size + c, opposite]
+                if len({hs.box[x] for x in corners}) != 2 or not _even(hs, corners):
+                    continue
                 key = (frozenset(corners), mask)
                 if key in seen:
-                    continue
-                if any(board.cand[x] & mask == 0 for x in corners):
-                    continue
-                if len({hs.box[x] for x in corners}) != 2 or not _even(hs, corners):
                     continue
                 seen.add(key)
                 a, b = digits(mask)
