@@ -68,16 +68,19 @@ def locked_candidates(board: Board, pointing: bool) -> Iterator[Step]:
     lie inside another's, so the other's remaining options go."""
     houses = board.houses
     name = "Locked Candidates Type 1 (Pointing)" if pointing else "Locked Candidates Type 2 (Claiming)"
-    bases, targets = (houses.blocks, houses.lines) if pointing else (houses.lines, houses.blocks)
-    for h in bases:
-        for d in range(1, board.size + 1):
-            inside = board.where[d] & houses.mask[h]
+    size = board.size
+    mask = houses.mask
+    for h in (houses.blocks if pointing else houses.lines):
+        for d in range(1, size + 1):
+            inside = board.where[d] & mask[h]
             if not inside or inside & (inside - 1) == 0:
                 continue
-            for g in houses.common(inside):
-                if g not in targets:
+            first = (inside & -inside).bit_length() - 1
+            # the houses across: the first place's row and column, or its box
+            for g in (first // size, size + first % size) if pointing else (houses.blocks[houses.box[first]],):
+                if inside & ~mask[g]:
                     continue
-                gone = _eliminations(board, d, houses.mask[g] & ~houses.mask[h])
+                gone = _eliminations(board, d, mask[g] & ~mask[h])
                 if gone:
                     yield make(name, board.size, removed=gone, detail=f"{d} in {houses.name(h)}")
 
@@ -103,8 +106,12 @@ def locked_subset(board: Board, n: int) -> Iterator[Step]:
 
 def _naked_groups(board: Board, h: int, n: int) -> Iterator[tuple[tuple[int, ...], int]]:
     """Groups of ``n`` empty cells of house ``h`` whose candidates together are ``n`` digits."""
-    cells = [c for c in board.houses.cells[h] if board.value[c] == 0 and 2 <= board.cand[c].bit_count() <= n]
-    if len(cells) < n or sum(board.value[c] == 0 for c in board.houses.cells[h]) <= n:
+    empty = board.empty & board.houses.mask[h]
+    if empty.bit_count() <= n:
+        return
+    cand = board.cand
+    cells = [c for c in bits(empty) if 2 <= cand[c].bit_count() <= n]
+    if len(cells) < n:
         return
     for group in combinations(cells, n):
         union = 0
@@ -180,8 +187,8 @@ def sue_de_coq(board: Board) -> Iterator[Step]:
             inside = [c for c in bits(meet) if board.value[c] == 0]
             if len(inside) < 2:
                 continue
-            line_rest = [c for c in hs.cells[line] if not meet >> c & 1]
-            box_rest = [c for c in hs.cells[box] if not meet >> c & 1]
+            line_sets = list(_unsolved_subsets(board, [c for c in hs.cells[line] if not meet >> c & 1], 3))
+            box_sets = list(_unsolved_subsets(board, [c for c in hs.cells[box] if not meet >> c & 1], 3))
             for n in range(2, len(inside) + 1):
                 for group in combinations(inside, n):
                     vc = 0
@@ -189,10 +196,10 @@ def sue_de_coq(board: Board) -> Iterator[Step]:
                         vc |= board.cand[c]
                     if vc.bit_count() < n + 2:
                         continue
-                    for lcells, vl in _unsolved_subsets(board, line_rest, 3):
+                    for lcells, vl in line_sets:
                         if not vl & vc or (vc | vl).bit_count() >= n + len(lcells) + vc.bit_count():
                             continue
-                        for bcells, vb in _unsolved_subsets(board, box_rest, 3):
+                        for bcells, vb in box_sets:
                             if vb & vl or not vb & vc:
                                 continue
                             if (vc | vl | vb).bit_count() != n + len(lcells) + len(bcells):

@@ -93,6 +93,10 @@ class Houses:
         peer_lists = [list(bits(p)) for p in self.peers]
         most = max(len(p) for p in peer_lists)
         self.peers_array = np.array([p + [-1] * (most - len(p)) for p in peer_lists], np.int32)
+        self.box_array = np.array(self.box, np.int64)
+        #: the most columns, then rows, that one box or region spans (how far a finned fish's fins reach)
+        self.widest = np.array([max(len({self.col[c] for c in self.cells[b]}) for b in self.blocks),
+                                max(len({self.row[c] for c in self.cells[b]}) for b in self.blocks)], np.int64)
         #: room enough in a queue for every elimination still possible, each queueing a single per house
         self.queue_room = shape.cells * size * (widest + 1)
 
@@ -153,8 +157,8 @@ class Board:
         sets = [int.from_bytes(row.tobytes(), "little") for row in words]
         self.empty, self.where = sets[0], [0] + sets[1:]
         naked, nends, hidden, hends = queues
-        self.naked = deque((c, d) for c, d in naked[nends[0]:nends[1]].tolist())
-        self.hidden = deque((c, d) for c, d in hidden[hends[0]:hends[1]].tolist())
+        self.naked = deque(map(tuple, naked[nends[0]:nends[1]].tolist()))  # type: ignore[arg-type]
+        self.hidden = deque(map(tuple, hidden[hends[0]:hends[1]].tolist()))  # type: ignore[arg-type]
         return log[:logged].tolist()
 
     def copy(self) -> Board:

@@ -14,7 +14,9 @@ fish is a subset of ``n`` items over ``n`` others, the general deduction of
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import combinations
+
+import numpy as np
+from numba import njit
 
 from .board import Board, Houses, bits
 from .steps import Step, make
@@ -31,70 +33,171 @@ def _lines(board: Board, rows: bool) -> tuple[list[int], list[int]]:
 
 def fish(board: Board, n: int, kind: str = "basic") -> Iterator[Step]:
     """Fish of ``n`` base lines, ``kind`` "basic", "finned" or "sashimi", digit by digit, rows as
-    the base before columns. Cost: C(N, n) base sets per digit and orientation, and for finned
-    ones C(places, n) cover sets each; finned and sashimi ones are found in one search, kept
-    until the board changes."""
+    the base before columns, base sets and then cover sets in the order of their lines. Cost:
+    C(N, n) base sets per digit and orientation, and for finned ones C(places, n) cover sets
+    each, searched in numba; finned and sashimi ones are found in one search, kept until the
+    board changes."""
     if kind == "basic":
-        return _fish(board, n, kind)
-    found = board.memo(("fins", n), lambda: list(_fish(board, n, "finned")))
+        return _fish(board, n, False)
+    found = board.memo(("fins", n), lambda: list(_fish(board, n, True)))
     return (step for step in found if step.technique.startswith(kind.capitalize()))
 
 
-def _fish(board: Board, n: int, kind: str) -> Iterator[Step]:
-    """Basic fish (``kind`` "basic"), or finned and sashimi ones together."""
+def _fish(board: Board, n: int, finned: bool) -> Iterator[Step]:
+    """Basic fish, or (``finned``) finned and sashimi ones together, as steps."""
     houses = board.houses
     size = board.size
-    name = NAMES[n] if kind == "basic" else f"Finned {NAMES[n]}"
-    for d in range(1, size + 1):
+    mask = houses.mask
+    cand = board.memo("cand", lambda: np.array(board.cand, np.int64))
+    room = 64
+    while (found := _search(cand, houses.box_array, size, n, finned, houses.widest, out := np.empty((room, 5),
+                                                                                                   np.int64))) < 0:
+        room *= 8
+    for d, o, base_set, cover_set, sashimi in out[:found].tolist():
+        base_lines, cover_lines = _lines(board, o == 0)
+        base = tuple(base_lines[i] for i in bits(base_set))
+        cover = [cover_lines[k] for k in bits(cover_set)]
         where = board.where[d]
-        for rows in (True, False):
-            base_lines, cover_lines = _lines(board, rows)
-            cross = houses.col if rows else houses.row
-            widest = max(len({cross[c] for c in houses.cells[b]}) for b in houses.blocks)
-            usable = [h for h in base_lines if where & houses.mask[h]
-                      and (kind != "basic" or (where & houses.mask[h]).bit_count() <= n)]
-            for base in combinations(usable, n):
-                cells = 0
-                for h in base:
-                    cells |= where & houses.mask[h]
-                across = sorted({cross[c] for c in bits(cells)})
-                if kind == "basic":
-                    if len(across) != n:
-                        continue
-                    cover = 0
-                    for k in across:
-                        cover |= houses.mask[cover_lines[k]]
-                    gone = [(c, d) for c in bits(where & cover & ~cells)]
-                    if gone:
-                        yield make(name, size, removed=gone, detail=_detail(houses, d, base, [cover_lines[k]
-                                                                                          for k in across]))
-                    continue
-                if not n < len(across) <= n + widest:      # fins lie in one box: a few lines across at most
-                    continue
-                yield from _finned(board, d, n, name, base, cells, across, cover_lines)
-
-
-def _finned(board: Board, d: int, n: int, name: str, base: tuple[int, ...], cells: int,
-            across: list[int], cover_lines: list[int]) -> Iterator[Step]:
-    houses = board.houses
-    where = board.where[d]
-    for chosen in combinations(across, n):
-        cover = 0
-        for k in chosen:
-            cover |= houses.mask[cover_lines[k]]
-        fins = cells & ~cover
-        if not fins:
+        cells = cover_cells = 0
+        for h in base:
+            cells |= where & mask[h]
+        for h in cover:
+            cover_cells |= mask[h]
+        detail = _detail(houses, d, base, cover)
+        if not finned:
+            yield make(NAMES[n], size, removed=[(c, d) for c in bits(where & cover_cells & ~cells)], detail=detail)
             continue
-        fin_box = houses.mask[houses.blocks[houses.box[(fins & -fins).bit_length() - 1]]]
-        if fins & ~fin_box:
-            continue                                    # fins in more than one box
-        gone = [(c, d) for c in bits(where & cover & fin_box & ~cells)]
-        if gone:
-            sashimi = any((where & houses.mask[h] & cover).bit_count() <= 1 for h in base)
-            fin_text = " fin" + ("s" if fins.bit_count() > 1 else "") + " " + ",".join(
-                f"r{c // board.size + 1}c{c % board.size + 1}" for c in bits(fins))
-            yield make(name.replace("Finned", "Sashimi") if sashimi else name, board.size, removed=gone,
-                       detail=_detail(houses, d, base, [cover_lines[k] for k in chosen]) + fin_text)
+        fins = cells & ~cover_cells
+        fin_box = mask[houses.blocks[houses.box[(fins & -fins).bit_length() - 1]]]
+        fin_text = " fin" + ("s" if fins.bit_count() > 1 else "") + " " + ",".join(
+            f"r{c // size + 1}c{c % size + 1}" for c in bits(fins))
+        yield make(f"{'Sashimi' if sashimi else 'Finned'} {NAMES[n]}", size,
+                   removed=[(c, d) for c in bits(where & cover_cells & fin_box & ~cells)], detail=detail + fin_text)
+
+
+@njit(cache=True, nogil=True)
+def _ones(x: int) -> int:
+    count = 0
+    while x:
+        x &= x - 1
+        count += 1
+    return count
+
+
+@njit(cache=True, nogil=True)
+def _next(idx: np.ndarray, n: int, m: int) -> bool:
+    """The next combination of ``n`` of ``m`` indices after ``idx``, in lexicographic order."""
+    i = n - 1
+    while i >= 0 and idx[i] == m - n + i:
+        i -= 1
+    if i < 0:
+        return False
+    idx[i] += 1
+    for j in range(i + 1, n):
+        idx[j] = idx[j - 1] + 1
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _search(cand: np.ndarray, box: np.ndarray, size: int, n: int, finned: bool, widest: np.ndarray,
+            out: np.ndarray) -> int:
+    """Every fish of ``n`` lines with an elimination, as rows ``(digit, orientation (0: rows are the
+    base), base lines, cover lines (both as bitsets of line numbers), sashimi)`` in the order
+    `fish` yields them; -1 when ``out`` has no room for them all. A line's places are a bitset of
+    positions across it; a finned fish's fins must share one box, so its base lines reach across
+    at most ``n + widest`` lines (``widest``: most columns, then rows, a box spans)."""
+    found = 0
+    lines = np.zeros((2, size), np.int64)       # [0, r]: the columns of d in row r; [1, c]: the rows in column c
+    usable = np.zeros(size, np.int64)
+    across = np.zeros(size, np.int64)
+    idx = np.zeros(n, np.int64)
+    chosen = np.zeros(n, np.int64)
+    for d in range(1, size + 1):
+        bit = np.int64(1) << (d - 1)
+        lines[:] = 0
+        for r in range(size):
+            for c in range(size):
+                if cand[r * size + c] & bit:
+                    lines[0, r] |= np.int64(1) << c
+                    lines[1, c] |= np.int64(1) << r
+        for o in range(2):
+            places = lines[o]
+            other = lines[1 - o]
+            m = 0
+            for i in range(size):
+                if places[i] != 0 and (finned or _ones(places[i]) <= n):
+                    usable[m] = i
+                    m += 1
+            if m < n:
+                continue
+            for k in range(n):
+                idx[k] = k
+            while True:
+                base = np.int64(0)
+                union = np.int64(0)
+                for k in range(n):
+                    base |= np.int64(1) << usable[idx[k]]
+                    union |= places[usable[idx[k]]]
+                width = _ones(union)
+                if not finned and width == n:
+                    gone = False
+                    for k in range(size):
+                        if union >> k & 1 and other[k] & ~base:
+                            gone = True
+                    if gone:
+                        if found == out.shape[0]:
+                            return -1
+                        out[found, 0], out[found, 1], out[found, 2], out[found, 3], out[found, 4] = d, o, base, union, 0
+                        found += 1
+                elif finned and n < width <= n + widest[o]:
+                    a = 0
+                    for j in range(size):
+                        if union >> j & 1:
+                            across[a] = j
+                            a += 1
+                    for k in range(n):
+                        chosen[k] = k
+                    while True:
+                        cover = np.int64(0)
+                        for k in range(n):
+                            cover |= np.int64(1) << across[chosen[k]]
+                        fin_box = -1
+                        one_box = True
+                        for k in range(n):
+                            i = usable[idx[k]]
+                            fins = places[i] & ~cover
+                            for j in range(size):
+                                if fins >> j & 1:
+                                    b = box[i * size + j] if o == 0 else box[j * size + i]
+                                    if fin_box < 0:
+                                        fin_box = b
+                                    elif b != fin_box:
+                                        one_box = False
+                        if fin_box >= 0 and one_box:
+                            gone = False
+                            for k in range(size):
+                                if cover >> k & 1:
+                                    targets = other[k] & ~base
+                                    for j in range(size):
+                                        if targets >> j & 1:
+                                            b = box[j * size + k] if o == 0 else box[k * size + j]
+                                            if b == fin_box:
+                                                gone = True
+                            if gone:
+                                sashimi = 0
+                                for k in range(n):
+                                    if _ones(places[usable[idx[k]]] & cover) <= 1:
+                                        sashimi = 1
+                                if found == out.shape[0]:
+                                    return -1
+                                out[found, 0], out[found, 1], out[found, 2] = d, o, base
+                                out[found, 3], out[found, 4] = cover, sashimi
+                                found += 1
+                        if not _next(chosen, n, a):
+                            break
+                if not _next(idx, n, m):
+                    break
+    return found
 
 
 def _detail(houses: Houses, d: int, base: tuple[int, ...] | list[int], cover: list[int]) -> str:

@@ -55,8 +55,8 @@ def _links(board: Board) -> tuple[dict[int, list[int]], dict[int, list[int]]]:
 State = tuple[int, bool]
 
 
-def _continuous(board: Board, parent: dict, state: State, start: int,
-                chain_of: Callable[[dict, State], list[State] | None],
+def _continuous(board: Board, parent: dict[int, int], state: int, start: int,
+                chain_of: Callable[[dict[int, int], int], list[State] | None],
                 record: Callable[[str, list[tuple[int, int]], list[State]], None]) -> None:
     """The loop closed by the weak link from ``state`` back to ``start``: every weak link in it
     holds one true end, so cells that see both ends of one (same digit) lose the digit, and a cell
@@ -80,21 +80,22 @@ def _continuous(board: Board, parent: dict, state: State, start: int,
     record("Continuous Nice Loop", sorted(gone), path + [path[0]])
 
 
-def _reach(parent: dict[State, State | None], strong: dict[int, list[int]],
-           weak: dict[int, list[int]]) -> Iterator[State]:
-    """Breadth first from the one state in ``parent``: each state reached, its parent recorded, by
-    an alternating chain (a true candidate makes its weak links false, a false one its strong
-    links true)."""
-    frontier = list(parent)
+def _reach(parent: dict[int, int], root: int, strong: dict[int, list[int]],
+           weak: dict[int, list[int]]) -> Iterator[int]:
+    """Breadth first from ``root``, a state ``2 * node + on``: each state reached, its parent
+    recorded in ``parent``, by an alternating chain (a true candidate makes its weak links false,
+    a false one its strong links true). ``strong`` and ``weak`` give the states a node's links
+    lead to: ``2 * other + 1`` and ``2 * other``."""
+    parent[root] = -1
+    frontier = [root]
     while frontier:
         nxt = []
-        for node, on in frontier:
-            for other in (weak[node] if on else strong[node]):
-                state = (other, not on)
-                if state not in parent:
-                    parent[state] = (node, on)
-                    nxt.append(state)
-                    yield state
+        for state in frontier:
+            for other in (weak[state >> 1] if state & 1 else strong[state >> 1]):
+                if other not in parent:
+                    parent[other] = state
+                    nxt.append(other)
+                    yield other
         frontier = nxt
 
 
@@ -103,34 +104,36 @@ def aic(board: Board) -> Iterator[Step]:
     size = board.size
     hs = board.houses
     strong, weak = _links(board)
-    found: list[tuple[int, list, int, Step]] = []
+    found: list[tuple[int, list, int, str, list, list]] = []
     seen: set = set()
 
-    def chain_of(parent: dict, state: tuple[int, bool]) -> list[tuple[int, bool]] | None:
+    def chain_of(parent: dict[int, int], state: int) -> list[State] | None:
         path = [state]
-        while parent[state] is not None:
+        while parent[state] >= 0:
             state = parent[state]
             path.append(state)
-        nodes = [n for n, _ in path]
-        return path[::-1] if len(set(nodes)) == len(nodes) else None
+        nodes = {s >> 1 for s in path}
+        return [(s >> 1, bool(s & 1)) for s in reversed(path)] if len(nodes) == len(path) else None
 
     def record(name: str, gone: list[tuple[int, int]], path: list[tuple[int, bool]]) -> None:
         key = frozenset(gone)
         if not gone or key in seen:
             return
         seen.add(key)
-        text = " ".join(f"({d + 1}){cell_name(c, size)}{'=' if on else '-'}" for c, d, on in
-                        ((n // size, n % size, on) for n, on in path))
-        found.append((len(gone), sorted(gone), len(path), make(name, size, removed=gone, detail=text.rstrip("=-"))))
+        found.append((len(gone), sorted(gone), len(path), name, gone, path))
 
     weak_of = {node: set(links) for node, links in weak.items()}
+    to_true = {node: [2 * other + 1 for other in links] for node, links in strong.items()}
+    to_false = {node: [2 * other for other in links] for node, links in weak.items()}
     for start in sorted(strong):
         cs, ds = divmod(start, size)
         # the start false: every candidate reached true by an alternating chain is one end of an AIC
-        parent: dict[State, State | None] = {(start, False): None}
-        for state in _reach(parent, strong, weak):
-            other, on = state
-            if not on or other == start:
+        parent: dict[int, int] = {}
+        for state in _reach(parent, 2 * start, to_true, to_false):
+            if not state & 1:
+                continue
+            other = state >> 1
+            if other == start:
                 continue
             if other in weak_of[start]:
                 _continuous(board, parent, state, start, chain_of, record)
@@ -151,14 +154,15 @@ def aic(board: Board) -> Iterator[Step]:
             if path is not None:
                 record(name, gone, path)
         # the start true: reaching its own falsehood through a chain that leaves the cell
-        parent = {(start, True): None}
-        for state in _reach(parent, strong, weak):
-            other, on = state
-            ct, dt = divmod(other, size)
-            if ct == cs and on and dt != ds and parent[state] != (start, True):
+        parent = {}
+        root = 2 * start + 1
+        for state in _reach(parent, root, to_true, to_false):
+            ct, dt = divmod(state >> 1, size)
+            if ct == cs and state & 1 and dt != ds and parent[state] != root:
                 path = chain_of(parent, state)
                 if path is not None:
                     record("Discontinuous Nice Loop", [(cs, ds + 1)], path)
     found.sort(key=lambda f: (-f[0], f[1], f[2]))
-    for *_, step in found:
-        yield step
+    for *_, name, gone, path in found:       # the text made only for the steps taken
+        text = " ".join(f"({n % size + 1}){cell_name(n // size, size)}{'=' if on else '-'}" for n, on in path)
+        yield make(name, size, removed=gone, detail=text.rstrip("=-"))
