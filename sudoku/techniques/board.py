@@ -157,8 +157,8 @@ class Board:
         sets = [int.from_bytes(row.tobytes(), "little") for row in words]
         self.empty, self.where = sets[0], [0] + sets[1:]
         naked, nends, hidden, hends = queues
-        self.naked = deque(map(tuple, naked[nends[0]:nends[1]].tolist()))  # type: ignore[arg-type]
-        self.hidden = deque(map(tuple, hidden[hends[0]:hends[1]].tolist()))  # type: ignore[arg-type]
+        self.naked = deque(map(tuple, naked[nends[0]:nends[1]].tolist()))
+        self.hidden = deque(map(tuple, hidden[hends[0]:hends[1]].tolist()))
         return log[:logged].tolist()
 
     def copy(self) -> Board:
