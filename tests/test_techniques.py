@@ -7,6 +7,7 @@ anything else, and the pencil marks stay consistent after every step.
 """
 import csv
 import io
+import itertools
 import json
 from pathlib import Path
 
@@ -20,7 +21,7 @@ import sudoku
 from sudoku import techniques
 from sudoku.cli import main
 from sudoku.grid import PuzzleError
-from sudoku.techniques import human
+from sudoku.techniques import fish, human
 from sudoku.techniques.board import Board, bits
 from sudoku.techniques.steps import cells_text, removals_text
 
@@ -159,6 +160,64 @@ def test_the_kernel_takes_the_singles_python_takes_on_generated_puzzles(seed):
                          ids=["6x6", "12x12", "x", "windoku"])
 def test_the_kernel_takes_the_singles_python_takes_on_every_shape(how):
     _kernel_is_python(sudoku.generate(seed=1, **how), variant=how.get("variant"))
+
+
+def _python_fish(board: Board, n: int, finned: bool) -> list:
+    """Fish by their definition, in Python, in the order the kernel must find them: digit, rows
+    then columns as the base, base lines then cover lines in order. A finned fish's fins (its base
+    places outside the cover) share one box, and only cover cells in that box lose the digit."""
+    hs, size = board.houses, board.size
+    found = []
+    for d in range(1, size + 1):
+        where = board.where[d]
+        for base_lines, cover_lines, cross in ((hs.lines[:size], hs.lines[size:], hs.col),
+                                               (hs.lines[size:], hs.lines[:size], hs.row)):
+            usable = [h for h in base_lines if where & hs.mask[h] and (finned or (where & hs.mask[h]).bit_count() <= n)]
+            for base in itertools.combinations(usable, n):
+                cells = sum(where & hs.mask[h] for h in base)
+                across = sorted({cross[c] for c in bits(cells)})
+                covers = [across] if not finned and len(across) == n else \
+                    itertools.combinations(across, n) if finned and len(across) > n else []
+                for chosen in covers:
+                    cover = sum(hs.mask[cover_lines[k]] for k in chosen)
+                    fins = cells & ~cover
+                    boxes = {hs.box[c] for c in bits(fins)}
+                    if finned and len(boxes) != 1:
+                        continue
+                    reach = hs.mask[hs.blocks[boxes.pop()]] if finned else hs.all
+                    gone = sorted((c, d) for c in bits(where & cover & reach & ~cells))
+                    if gone:
+                        sashimi = finned and any((where & hs.mask[h] & cover).bit_count() <= 1 for h in base)
+                        found.append(("Sashimi" if sashimi else "Finned" if finned else "", gone))
+    return found
+
+
+def _fish_is_python(puzzle, **how) -> int:
+    """Along the whole solve, at every step past the singles, the kernel's fish of every size and
+    kind are the Python definition's, in the same order. Returns the positions compared."""
+    board, solution = techniques.start(puzzle, **how)
+    compared = 0
+    for technique, step in techniques.walk(puzzle, **how):
+        if technique not in techniques.SINGLES:
+            for n in (2, 3, 4):
+                kernel = [("", sorted(s.removed)) for s in fish.fish(board, n)]
+                kernel += [(s.technique.split()[0], sorted(s.removed)) for s in fish._fish(board, n, True)]
+                assert kernel == _python_fish(board, n, False) + _python_fish(board, n, True)
+            compared += 1
+        human.apply(board, step)
+    return compared
+
+
+def test_the_fish_kernel_finds_the_fish_python_finds():
+    assert sum(_fish_is_python(puzzle) for puzzle in (EXAMPLES / "top20.txt").read_text().split()[:4]) > 20
+
+
+@pytest.mark.parametrize("seed,how", [(2, {"size": 6}), (5, {"size": 8, "box": "2x4"}), (3, {"size": 12}), (0, {
+    "variant": sudoku.jigsaw("AAABBBCCCAAABBBCCCAAABBBCCCDDDEEFFFFDDDDEEEFFDDEEEEFFFGGGHHHIIIGGGHHHIIIGGGHHHIII")})],
+    ids=["6x6", "8x8", "12x12", "jigsaw"])
+def test_the_fish_kernel_finds_the_fish_python_finds_on_every_shape(seed, how):
+    """Seeds whose puzzles need steps past the singles (HoDoKu grades them hard or extreme)."""
+    assert _fish_is_python(sudoku.generate(seed=seed, **how), box=how.get("box"), variant=how.get("variant")) > 0
 
 
 def test_every_step_is_sound_on_the_shipped_hard_puzzles():
