@@ -8,7 +8,10 @@ are compared, its code is not used) beside ours. Prints:
 - the agreement table: the same level; the same score, of the puzzles HoDoKu grades easy to
   unfair; the same first hint (technique, placements and eliminations);
 - the speed table: CPU seconds per puzzle of each, one thread, side by side in one run, on the
-  first ``--speed`` puzzles of each set (interleaved: theirs, ours, puzzle by puzzle);
+  first ``--speed`` puzzles of each set: ``--rounds`` interleaved rounds (theirs on them all, then
+  ours on them all), the median round of each. Rounds, not puzzle by puzzle: switching programs
+  every puzzle leaves each starting cold (caches filled by the other), which costs the faster one
+  most (ours took 2.3x longer on kaggle_10k interleaved puzzle by puzzle than alone);
 - how often each of our techniques was used, per set;
 - the disagreements (``--show`` per set), with the step where the solve paths part.
 
@@ -22,8 +25,10 @@ from __future__ import annotations
 
 import argparse
 import collections
+import gc
 import json
 import random
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -62,12 +67,29 @@ def ours(puzzle: str) -> dict:
     used = []
     path = []
     started = time.process_time()
-    for technique, step in techniques.walk(puzzle):
+    walked = list(techniques.walk(puzzle))        # the whole path with its steps, as hodoku-py's solve gives
+    seconds = time.process_time() - started
+    for technique, step in walked:
         used.append(technique)
         path.append((step.technique, frozenset(step.placed), frozenset(step.removed)))
-    seconds = time.process_time() - started
     score, level = human.grade_of(used)
     return {"level": level, "score": score, "path": path, "seconds": seconds}
+
+
+def rounds(puzzles: list[str], solver: object, count: int) -> tuple[float, float]:
+    """CPU seconds per puzzle of hodoku-py's solve and of our walk (each giving the whole path with
+    its steps) on ``puzzles``: ``count`` rounds of theirs on all, then ours on all; the medians."""
+    mine, hers = [], []
+    for _ in range(count):
+        started = time.process_time()
+        for puzzle in puzzles:
+            solver.solve(puzzle)             # type: ignore[attr-defined]
+        hers.append(time.process_time() - started)
+        started = time.process_time()
+        for puzzle in puzzles:
+            list(techniques.walk(puzzle))
+        mine.append(time.process_time() - started)
+    return statistics.median(hers) / len(puzzles), statistics.median(mine) / len(puzzles)
 
 
 def draw(name: str, count: int, seed: int) -> list[str]:
@@ -129,6 +151,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0, help="0: the first --count puzzles of each set; else a "
                         "sample drawn from this seed")
     parser.add_argument("--speed", type=int, default=20, help="puzzles per set timed side by side")
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds of the timing")
     parser.add_argument("--show", type=int, default=3, help="disagreements listed per set")
     parser.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "numba-dlx-bench")
     args = parser.parse_args()
@@ -143,20 +166,18 @@ def main() -> None:
         groups["generated"] = generated(args.generated, args.seed)
     warm = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
     ours(warm), theirs(warm, solver)          # loaded (the engine's kernels, hodoku-py's tables) before timing
-    rows, speed, usage, shown = [], [], {}, []
+    # the cache's rows (millions of objects) out of the garbage collector's sight: else every full
+    # collection, which either solver's allocations set off, walks them all on that solver's clock
+    gc.collect()
+    gc.freeze()
+    rows, usage, shown = [], {}, []
     for name, puzzles in groups.items():
         same_level = same_score = graded = same_hint = 0
         levels: collections.Counter = collections.Counter()
         used: collections.Counter = collections.Counter()
-        for k, puzzle in enumerate(puzzles):
-            if k < args.speed:             # side by side: theirs then ours, this puzzle
-                their_row = theirs(puzzle, solver)
-                cache.known.setdefault(puzzle, their_row)
-            else:
-                their_row = cache.get(puzzle, solver)
+        for puzzle in puzzles:
+            their_row = cache.get(puzzle, solver)
             mine = ours(puzzle)
-            if k < args.speed:
-                speed.append((name, their_row["seconds"], mine["seconds"]))
             path = [effect(s) for s in their_row["steps"]]
             used.update(t for t, _, _ in mine["path"])
             levels[(their_row["level"], mine["level"])] += 1
@@ -183,11 +204,10 @@ def main() -> None:
     print("\n| set | puzzles timed | hodoku-py s/puzzle | ours s/puzzle | ours faster |")
     print("|---|---:|---:|---:|---:|")
     for name in groups:
-        timed = [(a, b) for s, a, b in speed if s == name]
+        timed = groups[name][:args.speed]
         if timed:
-            a = sum(t for t, _ in timed) / len(timed)
-            b = sum(t for _, t in timed) / len(timed)
-            print(f"| {name} | {len(timed)} | {a:.4f} | {b:.4f} | {a / b:.1f}x |")
+            a, b = rounds(timed, solver, args.rounds)
+            print(f"| {name} | {len(timed)} | {a:.4f} | {b:.4f} | {a / b:.1f}x |", flush=True)
     print("\nTechniques used (steps, ours):")
     for name, used in usage.items():
         print(f"  {name}: " + ", ".join(f"{t} {c}" for t, c in used.most_common()))

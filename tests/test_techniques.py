@@ -21,7 +21,7 @@ import sudoku
 from sudoku import techniques
 from sudoku.cli import main
 from sudoku.grid import PuzzleError
-from sudoku.techniques import fish, human
+from sudoku.techniques import basic, fish, human
 from sudoku.techniques.board import Board, bits
 from sudoku.techniques.steps import cells_text, removals_text
 
@@ -192,9 +192,48 @@ def _python_fish(board: Board, n: int, finned: bool) -> list:
     return found
 
 
-def _fish_is_python(puzzle, **how) -> int:
-    """Along the whole solve, at every step past the singles, the kernel's fish of every size and
-    kind are the Python definition's, in the same order. Returns the positions compared."""
+def _python_intersections(board: Board, pointing: bool) -> list:
+    """Locked candidates by their definition: a digit's places in a box all in one line (else in a
+    line all in one box) that holds it elsewhere."""
+    hs = board.houses
+    found = []
+    for h in (hs.blocks if pointing else hs.lines):
+        for d in range(1, board.size + 1):
+            inside = board.where[d] & hs.mask[h]
+            if inside.bit_count() < 2:
+                continue
+            for g in (hs.lines if pointing else hs.blocks):
+                if inside & ~hs.mask[g] == 0 and board.where[d] & hs.mask[g] & ~hs.mask[h]:
+                    found.append(sorted((c, d) for c in bits(board.where[d] & hs.mask[g] & ~hs.mask[h])))
+    return found
+
+
+def _python_locked_sets(board: Board, n: int) -> list:
+    """Locked pairs and triples by their definition: ``n`` empty cells of a box with ``n`` digits in
+    all, sharing exactly one other house, each house holding one of the digits outside the other."""
+    hs = board.houses
+    found = []
+    for h in hs.blocks:
+        empty = [c for c in hs.cells[h] if board.value[c] == 0]
+        for group in itertools.combinations([c for c in empty if 2 <= board.cand[c].bit_count() <= n], n):
+            union = 0
+            for c in group:
+                union |= board.cand[c]
+            common = [g for g in range(len(hs.cells)) if all(c in hs.cells[g] for c in group)]
+            if len(empty) <= n or union.bit_count() != n or len(common) != 2:
+                continue
+            a, b = common
+            if all(any(board.cand[c] & union for c in hs.cells[g] if c not in hs.cells[other])
+                   for g, other in ((a, b), (b, a))):
+                found.append(sorted({(c, d) for g in common for c in hs.cells[g] if c not in group
+                                    for d in range(1, board.size + 1) if (board.cand[c] & union) >> (d - 1) & 1}))
+    return found
+
+
+def _kernels_are_python(puzzle, **how) -> int:
+    """Along the whole solve, at every step past the singles, what each numba search finds (fish
+    of every size and kind, locked candidates, locked pairs and triples) is what the Python
+    definition finds, in the same order. Returns the positions compared."""
     board, solution = techniques.start(puzzle, **how)
     compared = 0
     for technique, step in techniques.walk(puzzle, **how):
@@ -203,21 +242,28 @@ def _fish_is_python(puzzle, **how) -> int:
                 kernel = [("", sorted(s.removed)) for s in fish.fish(board, n)]
                 kernel += [(s.technique.split()[0], sorted(s.removed)) for s in fish._fish(board, n, True)]
                 assert kernel == _python_fish(board, n, False) + _python_fish(board, n, True)
+            for pointing in (True, False):
+                kernel = [sorted(set(s.removed)) for s in basic.locked_candidates(board, pointing)]
+                assert kernel == _python_intersections(board, pointing)
+            for n in (2, 3):
+                kernel = [sorted(set(s.removed)) for s in basic.locked_subset(board, n)]
+                assert kernel == _python_locked_sets(board, n)
             compared += 1
         human.apply(board, step)
     return compared
 
 
-def test_the_fish_kernel_finds_the_fish_python_finds():
-    assert sum(_fish_is_python(puzzle) for puzzle in (EXAMPLES / "top20.txt").read_text().split()[:4]) > 20
+def test_the_kernels_find_what_python_finds():
+    assert sum(_kernels_are_python(puzzle) for puzzle in (EXAMPLES / "top20.txt").read_text().split()[:4]) > 20
 
 
 @pytest.mark.parametrize("seed,how", [(2, {"size": 6}), (5, {"size": 8, "box": "2x4"}), (3, {"size": 12}), (0, {
-    "variant": sudoku.jigsaw("AAABBBCCCAAABBBCCCAAABBBCCCDDDEEFFFFDDDDEEEFFDDEEEEFFFGGGHHHIIIGGGHHHIIIGGGHHHIII")})],
-    ids=["6x6", "8x8", "12x12", "jigsaw"])
-def test_the_fish_kernel_finds_the_fish_python_finds_on_every_shape(seed, how):
-    """Seeds whose puzzles need steps past the singles (HoDoKu grades them hard or extreme)."""
-    assert _fish_is_python(sudoku.generate(seed=seed, **how), box=how.get("box"), variant=how.get("variant")) > 0
+    "variant": sudoku.jigsaw("AAABBBCCCAAABBBCCCAAABBBCCCDDDEEFFFFDDDDEEEFFDDEEEEFFFGGGHHHIIIGGGHHHIIIGGGHHHIII")}),
+    (7, {"variant": "x"}), (13, {"variant": "windoku"})], ids=["6x6", "8x8", "12x12", "jigsaw", "x", "windoku"])
+def test_the_kernels_find_what_python_finds_on_every_shape(seed, how):
+    """Seeds whose puzzles need steps past the singles (HoDoKu grades them hard or extreme); in
+    the windoku's, a pair where a box, a row and a window meet, which is no locked pair."""
+    assert _kernels_are_python(sudoku.generate(seed=seed, **how), box=how.get("box"), variant=how.get("variant")) > 0
 
 
 def test_every_step_is_sound_on_the_shipped_hard_puzzles():

@@ -12,10 +12,14 @@ options of those items can go (a subset, a locked candidate, a fish).
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import combinations
 
+import numpy as np
+from numba import njit
+
 from .board import Board, bits, digits
+from .kernel import ones
 from .steps import Step, cells_text, digits_text, make
 
 
@@ -65,54 +69,194 @@ def locked_candidates(board: Board, pointing: bool) -> Iterator[Step]:
     """Type 1 (pointing): a digit's places in a box all lie in one row or column, so the rest of
     that line loses it. Type 2 (claiming): a digit's places in a row or column all lie in one
     box, so the rest of the box loses it. Exact cover: the options of one house-digit item all
-    lie inside another's, so the other's remaining options go."""
+    lie inside another's, so the other's remaining options go. Boxes (or lines) in order, digits
+    in order; searched in numba."""
     houses = board.houses
     name = "Locked Candidates Type 1 (Pointing)" if pointing else "Locked Candidates Type 2 (Claiming)"
-    size = board.size
-    mask = houses.mask
-    for h in (houses.blocks if pointing else houses.lines):
-        for d in range(1, size + 1):
-            inside = board.where[d] & mask[h]
-            if not inside or inside & (inside - 1) == 0:
-                continue
-            first = (inside & -inside).bit_length() - 1
-            # the houses across: the first place's row and column, or its box
-            for g in (first // size, size + first % size) if pointing else (houses.blocks[houses.box[first]],):
-                if inside & ~mask[g]:
-                    continue
-                gone = _eliminations(board, d, mask[g] & ~mask[h])
-                if gone:
-                    yield make(name, board.size, removed=gone, detail=f"{d} in {houses.name(h)}")
+    for h, d, g in _found(lambda out: _intersections(_cand(board), houses.cells_array, houses.box_array, board.size,
+                                                     pointing, out), 3):
+        gone = _eliminations(board, d, houses.mask[g] & ~houses.mask[h])
+        yield make(name, board.size, removed=gone, detail=f"{d} in {houses.name(h)}")
 
 
 def locked_subset(board: Board, n: int) -> Iterator[Step]:
-    """A naked pair or triple inside the meeting of a box and a line: its digits leave both."""
+    """A naked pair or triple inside the meeting of a box and a line: its digits leave both.
+    Locked only when both houses lose a candidate outside the other (else it is a naked subset).
+    Boxes in order, groups of cells in order; searched in numba."""
     houses = board.houses
     name = "Locked Pair" if n == 2 else "Locked Triple"
-    for h in houses.blocks:
-        for group, union in _naked_groups(board, h, n):
-            cellset = sum(1 << c for c in group)
-            common = houses.common(cellset)
-            if len(common) < 2:
+    for _box, *group, union in _found(lambda out: _locked_sets(_cand(board), houses.cells_array, houses.of_array,
+                                                            board.size, n, out), n + 2):
+        cellset = sum(1 << c for c in group)
+        common = houses.common(cellset)
+        gone = [(c, d) for g in sorted(common, key=lambda g: g in houses.blocks)   # the line's first
+                for c in bits(houses.mask[g] & ~cellset) for d in digits(board.cand[c] & union)]
+        yield make(name, board.size, removed=gone, order="given",
+                   detail=f"{digits_text(digits(union))} in {cells_text(group, board.size)}")
+
+
+def _cand(board: Board) -> np.ndarray:
+    """The candidates as an array for the kernels, made once per state of the board."""
+    return board.memo("cand", lambda: np.array(board.cand, np.int64))
+
+
+def _found(search: Callable[[np.ndarray], int], width: int) -> list[list[int]]:
+    """The rows a kernel ``search(out)`` writes, with room made until they all fit (it returns -1
+    when ``out`` is full)."""
+    room = 16
+    while (count := search(out := np.empty((room, width), np.int64))) < 0:
+        room *= 8
+    return out[:count].tolist()
+
+
+@njit(cache=True, nogil=True)
+def _in_house(cell: int, h: int, size: int, box: np.ndarray) -> bool:
+    """Whether ``cell`` lies in row, column or box ``h`` (numbered as in `Houses`)."""
+    if h < size:
+        return cell // size == h
+    if h < 2 * size:
+        return cell % size == h - size
+    return box[cell] == h - 2 * size
+
+
+@njit(cache=True, nogil=True)
+def _intersections(cand: np.ndarray, cells: np.ndarray, box: np.ndarray, size: int, pointing: bool,
+                   out: np.ndarray) -> int:
+    """Locked candidates as rows ``(base house, digit, house across)``: a digit's two or more places
+    in a box (``pointing``; else a row or column) all in one row or column (else one box) that
+    holds the digit elsewhere too. Returns the rows written; -1 when ``out`` is full."""
+    found = 0
+    for h in range(2 * size, 3 * size) if pointing else range(2 * size):
+        for d in range(1, size + 1):
+            bit = np.int64(1) << (d - 1)
+            first = -1
+            places = 0
+            for c in cells[h]:
+                if cand[c] & bit:
+                    places += 1
+                    if first < 0:
+                        first = c
+            if places < 2:
                 continue
-            gone = [(c, d) for g in sorted(common, key=lambda g: g in houses.blocks)   # the line's first
-                    for c in bits(houses.mask[g] & ~cellset) for d in digits(board.cand[c] & union)]
-            # locked only when both houses lose a candidate outside the other: else it is a naked subset
-            if len(common) == 2 and all(any(board.where[d] & houses.mask[g] & ~houses.mask[other]
-                                            for d in digits(union)) for g, other in (common, common[::-1])):
-                yield make(name, board.size, removed=gone, order="given",
-                           detail=f"{digits_text(digits(union))} in {cells_text(group, board.size)}")
+            for k in range(2 if pointing else 1):
+                g = (first // size if k == 0 else size + first % size) if pointing else 2 * size + box[first]
+                inside = True
+                for c in cells[h]:
+                    if cand[c] & bit and not _in_house(c, g, size, box):
+                        inside = False
+                if not inside:
+                    continue
+                gone = False
+                for c in cells[g]:
+                    if cand[c] & bit and not _in_house(c, h, size, box):
+                        gone = True
+                if gone:
+                    if found == out.shape[0]:
+                        return -1
+                    out[found, 0], out[found, 1], out[found, 2] = h, d, g
+                    found += 1
+    return found
+
+
+@njit(cache=True, nogil=True)
+def _holds(of: np.ndarray, cell: int, h: int) -> bool:
+    for k in range(of.shape[1]):
+        if of[cell, k] == h:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def _locked_sets(cand: np.ndarray, cells: np.ndarray, of: np.ndarray, size: int, n: int, out: np.ndarray) -> int:
+    """Locked pairs (``n`` 2) or triples (3) as rows ``(box house, its cells..., their digits)``:
+    ``n`` empty cells of a box holding ``n`` digits in all, sharing exactly one other house, and
+    each of the two houses holding one of the digits outside the other. Returns the rows
+    written; -1 when ``out`` is full."""
+    found = 0
+    few = np.zeros(size, np.int64)
+    idx = np.zeros(n, np.int64)
+    for h in range(2 * size, 3 * size):
+        empty = 0
+        m = 0
+        for c in cells[h]:
+            if cand[c]:
+                empty += 1
+                if 2 <= ones(cand[c]) <= n:
+                    few[m] = c
+                    m += 1
+        if empty <= n or m < n:
+            continue
+        for k in range(n):
+            idx[k] = k
+        while True:
+            union = np.int64(0)
+            for k in range(n):
+                union |= cand[few[idx[k]]]
+            if ones(union) == n:
+                first = few[idx[0]]
+                common = np.full(2, -1, np.int64)
+                shared = 0
+                for j in range(of.shape[1]):
+                    g = of[first, j]
+                    if g < 0:
+                        break
+                    every = True
+                    for k in range(1, n):
+                        if not _holds(of, few[idx[k]], g):
+                            every = False
+                    if every:
+                        if shared < 2:
+                            common[shared] = g
+                        shared += 1
+                if shared == 2:
+                    locked = True
+                    for side in range(2):
+                        g, other = common[side], common[1 - side]
+                        outside = False
+                        for c in cells[g]:
+                            if cand[c] & union and not _holds(of, c, other):
+                                outside = True
+                        if not outside:
+                            locked = False
+                    if locked:
+                        if found == out.shape[0]:
+                            return -1
+                        out[found, 0] = h
+                        for k in range(n):
+                            out[found, 1 + k] = few[idx[k]]
+                        out[found, n + 1] = union
+                        found += 1
+            i = n - 1
+            while i >= 0 and idx[i] == m - n + i:
+                i -= 1
+            if i < 0:
+                break
+            idx[i] += 1
+            for j in range(i + 1, n):
+                idx[j] = idx[j - 1] + 1
+    return found
+
+
+def _few(board: Board, n: int) -> int:
+    """The empty cells with two to ``n`` candidates, as a bitset: those a naked subset of ``n`` can
+    hold. Kept until the board changes."""
+    def find() -> int:
+        at_least = [board.empty] + [0] * (n + 1)     # at_least[k]: the cells with k candidates or more
+        for d in range(1, board.size + 1):
+            where = board.where[d]
+            for k in range(n + 1, 0, -1):
+                at_least[k] |= at_least[k - 1] & where
+        return at_least[2] & ~at_least[n + 1]
+    return board.memo(("few", n), find)
 
 
 def _naked_groups(board: Board, h: int, n: int) -> Iterator[tuple[tuple[int, ...], int]]:
     """Groups of ``n`` empty cells of house ``h`` whose candidates together are ``n`` digits."""
-    empty = board.empty & board.houses.mask[h]
-    if empty.bit_count() <= n:
+    mask = board.houses.mask[h]
+    few = _few(board, n) & mask
+    if few.bit_count() < n or (board.empty & mask).bit_count() <= n:
         return
-    cand = board.cand
-    cells = [c for c in bits(empty) if 2 <= cand[c].bit_count() <= n]
-    if len(cells) < n:
-        return
+    cells = list(bits(few))
     for group in combinations(cells, n):
         union = 0
         for c in group:

@@ -19,6 +19,7 @@ import numpy as np
 from numba import njit
 
 from .board import Board, Houses, bits
+from .kernel import ones
 from .steps import Step, make
 
 NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
@@ -76,15 +77,6 @@ def _fish(board: Board, n: int, finned: bool) -> Iterator[Step]:
 
 
 @njit(cache=True, nogil=True)
-def _ones(x: int) -> int:
-    count = 0
-    while x:
-        x &= x - 1
-        count += 1
-    return count
-
-
-@njit(cache=True, nogil=True)
 def _next(idx: np.ndarray, n: int, m: int) -> bool:
     """The next combination of ``n`` of ``m`` indices after ``idx``, in lexicographic order."""
     i = n - 1
@@ -125,7 +117,7 @@ def _search(cand: np.ndarray, box: np.ndarray, size: int, n: int, finned: bool, 
             other = lines[1 - o]
             m = 0
             for i in range(size):
-                if places[i] != 0 and (finned or _ones(places[i]) <= n):
+                if places[i] != 0 and (finned or ones(places[i]) <= n):
                     usable[m] = i
                     m += 1
             if m < n:
@@ -138,7 +130,7 @@ def _search(cand: np.ndarray, box: np.ndarray, size: int, n: int, finned: bool, 
                 for k in range(n):
                     base |= np.int64(1) << usable[idx[k]]
                     union |= places[usable[idx[k]]]
-                width = _ones(union)
+                width = ones(union)
                 if not finned and width == n:
                     gone = False
                     for k in range(size):
@@ -186,7 +178,7 @@ def _search(cand: np.ndarray, box: np.ndarray, size: int, n: int, finned: bool, 
                             if gone:
                                 sashimi = 0
                                 for k in range(n):
-                                    if _ones(places[usable[idx[k]]] & cover) <= 1:
+                                    if ones(places[usable[idx[k]]] & cover) <= 1:
                                         sashimi = 1
                                 if found == out.shape[0]:
                                     return -1

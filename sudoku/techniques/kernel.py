@@ -30,6 +30,16 @@ FULL_HOUSE, NAKED_SINGLE, HIDDEN_SINGLE = 0, 1, 2
 
 
 @njit(cache=True, nogil=True)
+def ones(x: int) -> int:
+    """The number of set bits of ``x``."""
+    count = 0
+    while x:
+        x &= x - 1
+        count += 1
+    return count
+
+
+@njit(cache=True, nogil=True)
 def _push(queue: np.ndarray, ends: np.ndarray, cell: int, d: int) -> None:
     queue[ends[1], 0] = cell
     queue[ends[1], 1] = d
