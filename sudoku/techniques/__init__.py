@@ -96,7 +96,7 @@ def _path(board: Board, solution: list[int] | None, text: bool) -> Iterator[tupl
                            if text else None)
         if board.solved():
             return
-        technique, step = next_step(board, solution)
+        technique, step = next_step(board, solution, first=len(SINGLES))   # no single is left
         if technique is None:
             yield None, step
             return

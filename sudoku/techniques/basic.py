@@ -73,8 +73,9 @@ def locked_candidates(board: Board, pointing: bool) -> Iterator[Step]:
     in order; searched in numba."""
     houses = board.houses
     name = "Locked Candidates Type 1 (Pointing)" if pointing else "Locked Candidates Type 2 (Claiming)"
-    for h, d, g in _found(lambda out: _intersections(_cand(board), houses.cells_array, houses.box_array, board.size,
-                                                     pointing, out), 3):
+    cand = board.cand_array()
+    for h, d, g in _found(lambda out: _intersections(cand, houses.cells_array, houses.box_array, board.size, pointing,
+                                                     out), 3):
         gone = _eliminations(board, d, houses.mask[g] & ~houses.mask[h])
         yield make(name, board.size, removed=gone, detail=f"{d} in {houses.name(h)}")
 
@@ -85,7 +86,7 @@ def locked_subset(board: Board, n: int) -> Iterator[Step]:
     Boxes in order, groups of cells in order; searched in numba."""
     houses = board.houses
     name = "Locked Pair" if n == 2 else "Locked Triple"
-    for _box, *group, union in _found(lambda out: _locked_sets(_cand(board), houses.cells_array, houses.of_array,
+    for _box, *group, union in _found(lambda out: _locked_sets(board.cand_array(), houses.cells_array, houses.of_array,
                                                             board.size, n, out), n + 2):
         cellset = sum(1 << c for c in group)
         common = houses.common(cellset)
@@ -93,11 +94,6 @@ def locked_subset(board: Board, n: int) -> Iterator[Step]:
                 for c in bits(houses.mask[g] & ~cellset) for d in digits(board.cand[c] & union)]
         yield make(name, board.size, removed=gone, order="given",
                    detail=f"{digits_text(digits(union))} in {cells_text(group, board.size)}")
-
-
-def _cand(board: Board) -> np.ndarray:
-    """The candidates as an array for the kernels, made once per state of the board."""
-    return board.memo("cand", lambda: np.array(board.cand, np.int64))
 
 
 def _found(search: Callable[[np.ndarray], int], width: int) -> list[list[int]]:

@@ -93,6 +93,9 @@ class Houses:
         peer_lists = [list(bits(p)) for p in self.peers]
         most = max(len(p) for p in peer_lists)
         self.peers_array = np.array([p + [-1] * (most - len(p)) for p in peer_lists], np.int32)
+        #: the rows and the columns each house crosses, in order
+        self.rows_of = [sorted({self.row[c] for c in cells}) for cells in self.cells]
+        self.cols_of = [sorted({self.col[c] for c in cells}) for cells in self.cells]
         self.box_array = np.array(self.box, np.int64)
         #: the most columns, then rows, that one box or region spans (how far a finned fish's fins reach)
         self.widest = np.array([max(len({self.col[c] for c in self.cells[b]}) for b in self.blocks),
@@ -152,6 +155,7 @@ class Board:
         logged = kernel.run(np.array(givens, np.int32).reshape(-1, 2), value, cand, hs.of_array, hs.cells_array,
                             hs.peers_array, *queues, log, words, take)
         self.version += 1
+        self._memo["cand"] = (self.version, cand)     # the kernels' view of the candidates, as it stands
         self.value = value.tolist()
         self.cand = cand.tolist()
         sets = [int.from_bytes(row.tobytes(), "little") for row in words]
@@ -178,6 +182,10 @@ class Board:
         found = compute()
         self._memo[key] = (self.version, found)
         return found
+
+    def cand_array(self) -> np.ndarray:
+        """``cand`` as an int64 array, for the kernels; made once per state of the board."""
+        return self.memo("cand", lambda: np.array(self.cand, np.int64))
 
     def place(self, cell: int, d: int) -> None:
         """Set ``cell`` to ``d``: its other candidates go, and ``d`` goes from every peer."""

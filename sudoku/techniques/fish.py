@@ -49,7 +49,7 @@ def _fish(board: Board, n: int, finned: bool) -> Iterator[Step]:
     houses = board.houses
     size = board.size
     mask = houses.mask
-    cand = board.memo("cand", lambda: np.array(board.cand, np.int64))
+    cand = board.cand_array()
     room = 64
     while (found := _search(cand, houses.box_array, size, n, finned, houses.widest, out := np.empty((room, 5),
                                                                                                    np.int64))) < 0:

@@ -97,10 +97,10 @@ def apply(board: Board, step: Step) -> None:
         board.eliminate(cell, d)
 
 
-def next_step(board: Board, solution: list[int] | None = None) -> tuple[Technique | None, Step]:
-    """The first step of the first technique that finds one. When none does: a brute-force
-    placement from ``solution``, or ``(None, ...)`` without one."""
-    for technique in TECHNIQUES:
+def next_step(board: Board, solution: list[int] | None = None, first: int = 0) -> tuple[Technique | None, Step]:
+    """The first step of the first technique (from ``TECHNIQUES[first]`` on) that finds one. When
+    none does: a brute-force placement from ``solution``, or ``(None, ...)`` without one."""
+    for technique in TECHNIQUES[first:]:
         step = next(technique.find(board), None)
         if step is not None:
             return technique, step

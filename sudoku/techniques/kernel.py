@@ -39,14 +39,14 @@ def ones(x: int) -> int:
     return count
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _push(queue: np.ndarray, ends: np.ndarray, cell: int, d: int) -> None:
     queue[ends[1], 0] = cell
     queue[ends[1], 1] = d
     ends[1] += 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def eliminate(cell: int, d: int, cand: np.ndarray, count: np.ndarray, of: np.ndarray, cells: np.ndarray,
               naked: np.ndarray, nends: np.ndarray, hidden: np.ndarray, hends: np.ndarray) -> bool:
     """Take candidate ``d`` from ``cell``, queueing the singles it makes; False when it was gone."""
@@ -99,9 +99,22 @@ def place(cell: int, d: int, value: np.ndarray, cand: np.ndarray, count: np.ndar
         e += 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _live(cell: int, d: int, value: np.ndarray, cand: np.ndarray) -> bool:
     return value[cell] == 0 and (cand[cell] >> (d - 1)) & 1 == 1
+
+
+@njit(cache=True, nogil=True)
+def _compact(queue: np.ndarray, ends: np.ndarray, value: np.ndarray, cand: np.ndarray, naked: bool) -> None:
+    """Drop the spent entries of a queue, keeping the order of the rest: an entry that is no
+    single now never is one again, so only the live ones matter."""
+    kept = 0
+    for i in range(ends[0], ends[1]):
+        cell, d = queue[i, 0], queue[i, 1]
+        if _live(cell, d, value, cand) and (not naked or cand[cell] == np.int64(1) << (d - 1)):
+            queue[kept, 0], queue[kept, 1] = cell, d
+            kept += 1
+    ends[0], ends[1] = 0, kept
 
 
 @njit(cache=True, nogil=True)
@@ -173,6 +186,8 @@ def run(givens: np.ndarray, value: np.ndarray, cand: np.ndarray, of: np.ndarray,
         log[logged, 2] = d
         logged += 1
         place(cell, d, value, cand, count, free, of, cells, peers, naked, nends, hidden, hends)
+    _compact(naked, nends, value, cand, True)
+    _compact(hidden, hends, value, cand, False)
     words[:] = 0
     for c in range(value.shape[0]):
         w, b = c >> 6, np.uint64(c & 63)

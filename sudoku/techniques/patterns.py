@@ -18,17 +18,20 @@ from .board import Board, bits, digits
 from .steps import Step, cell_name, make
 
 
-def strong_links(board: Board, d: int, houses: list[int] | None = None) -> list[tuple[int, int, int]]:
-    """``(house, a, b)`` for every house (of ``houses``, default all) where ``d`` has exactly
-    two places ``a < b``."""
-    hs = board.houses
-    out = []
-    for h in range(len(hs.cells)) if houses is None else houses:
-        places = board.where[d] & hs.mask[h]
-        if places.bit_count() == 2:
-            a = (places & -places).bit_length() - 1
-            out.append((h, a, places.bit_length() - 1))
-    return out
+def strong_links(board: Board, d: int, houses: range | None = None) -> list[tuple[int, int, int]]:
+    """``(house, a, b)`` for every house (of ``houses``, a range, default all) where ``d`` has
+    exactly two places ``a < b``, in the order of the houses. Kept until the board changes."""
+    def find() -> list[tuple[int, int, int]]:
+        hs = board.houses
+        where = board.where[d]
+        out = []
+        for h, mask in enumerate(hs.mask):
+            places = where & mask
+            if places.bit_count() == 2:
+                out.append((h, (places & -places).bit_length() - 1, places.bit_length() - 1))
+        return out
+    links = board.memo(("strong", d), find)
+    return links if houses is None else [link for link in links if link[0] in houses]
 
 
 def _sees(board: Board, a: int, b: int) -> bool:
@@ -49,7 +52,7 @@ def skyscraper(board: Board) -> Iterator[Step]:
     size = board.size
     for d in range(1, size + 1):
         for rows in (True, False):
-            lines = list(range(size)) if rows else list(range(size, 2 * size))
+            lines = range(size) if rows else range(size, 2 * size)
             cross = board.houses.col if rows else board.houses.row
             links = strong_links(board, d, lines)
             for i, (_h1, a1, b1) in enumerate(links):
@@ -73,8 +76,8 @@ def two_string_kite(board: Board) -> Iterator[Step]:
     size = board.size
     hs = board.houses
     for d in range(1, size + 1):
-        rows = strong_links(board, d, list(range(size)))
-        cols = strong_links(board, d, list(range(size, 2 * size)))
+        rows = strong_links(board, d, range(size))
+        cols = strong_links(board, d, range(size, 2 * size))
         for _, a1, b1 in rows:
             for _, a2, b2 in cols:
                 for inner1, outer1 in ((a1, b1), (b1, a1)):
@@ -92,13 +95,16 @@ def turbot_fish(board: Board) -> Iterator[Step]:
     """Any two strong links joined by a weak link (the shapes the skyscraper and the kite leave,
     with a box among the houses): one of the two free ends holds the digit."""
     size = board.size
+    peers = board.houses.peers
     for d in range(1, size + 1):
         links = strong_links(board, d)
         for i, (_h1, a1, b1) in enumerate(links):
             for _h2, a2, b2 in links[i + 1:]:
+                if a2 in (a1, b1) or b2 in (a1, b1):
+                    continue                                    # four cells, not three
                 for end1, mid1 in ((a1, b1), (b1, a1)):
                     for mid2, end2 in ((a2, b2), (b2, a2)):
-                        if len({end1, mid1, mid2, end2}) < 4 or not _sees(board, mid1, mid2):
+                        if not peers[mid1] >> mid2 & 1:
                             continue
                         gone = _gone(board, d, end1, end2)
                         if gone:
@@ -121,21 +127,20 @@ def empty_rectangle(board: Board) -> Iterator[Step]:
             if inside.bit_count() < 2:
                 continue
             cells = list(bits(inside))
-            rows_in = {hs.row[c] for c in hs.cells[box]}
-            cols_in = {hs.col[c] for c in hs.cells[box]}
+            rows_in, cols_in = hs.rows_of[box], hs.cols_of[box]
             if len({hs.row[c] for c in cells}) < 2 or len({hs.col[c] for c in cells}) < 2:
                 continue
-            for r in sorted(rows_in):
-                for c in sorted(cols_in):
+            for r in rows_in:
+                for c in cols_in:
                     if any(hs.row[x] != r and hs.col[x] != c for x in cells):
                         continue
                     yield from _er_links(board, d, box, r, c, rows_in, cols_in)
 
 
-def _er_links(board: Board, d: int, box: int, r: int, c: int, rows_in: set, cols_in: set) -> Iterator[Step]:
+def _er_links(board: Board, d: int, box: int, r: int, c: int, rows_in: list[int], cols_in: list[int]) -> Iterator[Step]:
     size = board.size
     hs = board.houses
-    for _, a, e in strong_links(board, d, list(range(size, 2 * size))):    # columns outside the box
+    for _, a, e in strong_links(board, d, range(size, 2 * size)):    # columns outside the box
         if hs.col[a] in cols_in:
             continue
         for near, far in ((a, e), (e, a)):
@@ -144,7 +149,7 @@ def _er_links(board: Board, d: int, box: int, r: int, c: int, rows_in: set, cols
                 if board.where[d] >> target & 1:
                     yield make("Empty Rectangle", size, removed=[(target, d)],
                                detail=f"{d} in {hs.name(box)} ({cell_name(near, size)}/{cell_name(far, size)})")
-    for _, a, e in strong_links(board, d, list(range(size))):              # rows outside the box
+    for _, a, e in strong_links(board, d, range(size)):              # rows outside the box
         if hs.row[a] in rows_in:
             continue
         for near, far in ((a, e), (e, a)):
@@ -188,10 +193,15 @@ def xy_wing(board: Board) -> Iterator[Step]:
     """A pivot with candidates x, y that sees a cell with x, z and one with y, z: one of those
     holds z, so cells that see both lose it."""
     pairs = _bivalue(board)
+    cand = board.cand
     for i, a in enumerate(pairs):
         for j in range(i + 1, len(pairs)):
             b = pairs[j]
+            if (cand[a] & cand[b]).bit_count() != 1:
+                continue                        # the three cells share one digit pairwise, three in all
             for c in pairs[j + 1:]:
+                if (cand[a] & cand[c]).bit_count() != 1 or (cand[a] | cand[b] | cand[c]).bit_count() != 3:
+                    continue
                 for pivot, p, q in ((a, b, c), (b, a, c), (c, a, b)):
                     step = _xy_wing(board, pivot, p, q)
                     if step is not None:
