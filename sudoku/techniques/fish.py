@@ -40,40 +40,51 @@ def fish(board: Board, n: int, kind: str = "basic") -> Iterator[Step]:
     board changes."""
     if kind == "basic":
         return _fish(board, n, False)
-    found = board.memo(("fins", n), lambda: list(_fish(board, n, True)))
-    return (step for step in found if step.technique.startswith(kind.capitalize()))
+    found = board.memo(("fins", n), lambda: _records(board, n, True))
+    sashimi = kind == "sashimi"
+    return (_step(board, n, True, record) for record in found if record[4] == sashimi)
 
 
 def _fish(board: Board, n: int, finned: bool) -> Iterator[Step]:
     """Basic fish, or (``finned``) finned and sashimi ones together, as steps."""
+    return (_step(board, n, finned, record) for record in _records(board, n, finned))
+
+
+def _records(board: Board, n: int, finned: bool) -> list[list[int]]:
+    """The kernel's rows for the fish of ``n`` lines (`_search`)."""
+    houses = board.houses
+    cand = board.cand_array()
+    room = 64
+    while (found := _search(cand, houses.box_array, board.size, n, finned, houses.widest,
+                            out := np.empty((room, 5), np.int64))) < 0:
+        room *= 8
+    return out[:found].tolist()
+
+
+def _step(board: Board, n: int, finned: bool, record: list[int]) -> Step:
+    """The step of one fish the kernel found: its eliminations and HoDoKu's text."""
     houses = board.houses
     size = board.size
     mask = houses.mask
-    cand = board.cand_array()
-    room = 64
-    while (found := _search(cand, houses.box_array, size, n, finned, houses.widest, out := np.empty((room, 5),
-                                                                                                   np.int64))) < 0:
-        room *= 8
-    for d, o, base_set, cover_set, sashimi in out[:found].tolist():
-        base_lines, cover_lines = _lines(board, o == 0)
-        base = tuple(base_lines[i] for i in bits(base_set))
-        cover = [cover_lines[k] for k in bits(cover_set)]
-        where = board.where[d]
-        cells = cover_cells = 0
-        for h in base:
-            cells |= where & mask[h]
-        for h in cover:
-            cover_cells |= mask[h]
-        detail = _detail(houses, d, base, cover)
-        if not finned:
-            yield make(NAMES[n], size, removed=[(c, d) for c in bits(where & cover_cells & ~cells)], detail=detail)
-            continue
-        fins = cells & ~cover_cells
-        fin_box = mask[houses.blocks[houses.box[(fins & -fins).bit_length() - 1]]]
-        fin_text = " fin" + ("s" if fins.bit_count() > 1 else "") + " " + ",".join(
-            f"r{c // size + 1}c{c % size + 1}" for c in bits(fins))
-        yield make(f"{'Sashimi' if sashimi else 'Finned'} {NAMES[n]}", size,
-                   removed=[(c, d) for c in bits(where & cover_cells & fin_box & ~cells)], detail=detail + fin_text)
+    d, o, base_set, cover_set, sashimi = record
+    base_lines, cover_lines = _lines(board, o == 0)
+    base = tuple(base_lines[i] for i in bits(base_set))
+    cover = [cover_lines[k] for k in bits(cover_set)]
+    where = board.where[d]
+    cells = cover_cells = 0
+    for h in base:
+        cells |= where & mask[h]
+    for h in cover:
+        cover_cells |= mask[h]
+    detail = _detail(houses, d, base, cover)
+    if not finned:
+        return make(NAMES[n], size, removed=[(c, d) for c in bits(where & cover_cells & ~cells)], detail=detail)
+    fins = cells & ~cover_cells
+    fin_box = mask[houses.blocks[houses.box[(fins & -fins).bit_length() - 1]]]
+    fin_text = " fin" + ("s" if fins.bit_count() > 1 else "") + " " + ",".join(
+        f"r{c // size + 1}c{c % size + 1}" for c in bits(fins))
+    return make(f"{'Sashimi' if sashimi else 'Finned'} {NAMES[n]}", size,
+                removed=[(c, d) for c in bits(where & cover_cells & fin_box & ~cells)], detail=detail + fin_text)
 
 
 @njit(cache=True, nogil=True)

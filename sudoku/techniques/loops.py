@@ -81,22 +81,19 @@ def _continuous(board: Board, parent: dict[int, int], state: int, start: int,
 
 
 def _reach(parent: dict[int, int], root: int, strong: dict[int, list[int]],
-           weak: dict[int, list[int]]) -> Iterator[int]:
-    """Breadth first from ``root``, a state ``2 * node + on``: each state reached, its parent
-    recorded in ``parent``, by an alternating chain (a true candidate makes its weak links false,
-    a false one its strong links true). ``strong`` and ``weak`` give the states a node's links
-    lead to: ``2 * other + 1`` and ``2 * other``."""
+           weak: dict[int, list[int]]) -> list[int]:
+    """Breadth first from ``root``, a state ``2 * node + on``: every state reached, in order, with
+    its parent recorded in ``parent``, by an alternating chain (a true candidate makes its weak
+    links false, a false one its strong links true). ``strong`` and ``weak`` give the states a
+    node's links lead to: ``2 * other + 1`` and ``2 * other``."""
     parent[root] = -1
-    frontier = [root]
-    while frontier:
-        nxt = []
-        for state in frontier:
-            for other in (weak[state >> 1] if state & 1 else strong[state >> 1]):
-                if other not in parent:
-                    parent[other] = state
-                    nxt.append(other)
-                    yield other
-        frontier = nxt
+    order = [root]
+    for state in order:                 # the list grows as it is read: a queue
+        for other in (weak[state >> 1] if state & 1 else strong[state >> 1]):
+            if other not in parent:
+                parent[other] = state
+                order.append(other)
+    return order[1:]
 
 
 def aic(board: Board) -> Iterator[Step]:
@@ -125,40 +122,43 @@ def aic(board: Board) -> Iterator[Step]:
     weak_of = {node: set(links) for node, links in weak.items()}
     to_true = {node: [2 * other + 1 for other in links] for node, links in strong.items()}
     to_false = {node: [2 * other for other in links] for node, links in weak.items()}
+    cand, where, peers = board.cand, board.where, hs.peers
     for start in sorted(strong):
         cs, ds = divmod(start, size)
         # the start false: every candidate reached true by an alternating chain is one end of an AIC
         parent: dict[int, int] = {}
+        weak_of_start = weak_of[start]
         for state in _reach(parent, 2 * start, to_true, to_false):
             if not state & 1:
                 continue
             other = state >> 1
             if other == start:
                 continue
-            if other in weak_of[start]:
+            if other in weak_of_start:
                 _continuous(board, parent, state, start, chain_of, record)
             ct, dt = divmod(other, size)
-            if ct == cs and dt != ds:
+            if ct == cs:
+                if dt == ds:
+                    continue
                 keep = (1 << ds) | (1 << dt)
-                gone = [(cs, e) for e in digits(board.cand[cs] & ~keep)]
+                gone = [(cs, e) for e in digits(cand[cs] & ~keep)]
                 name = "Discontinuous Nice Loop"
-            elif dt == ds and ct != cs:
-                gone = [(c, ds + 1) for c in bits(board.where[ds + 1] & hs.peers[cs] & hs.peers[ct])]
+            elif dt == ds:
+                gone = [(c, ds + 1) for c in bits(where[ds + 1] & peers[cs] & peers[ct])]
                 name = "AIC"
-            elif hs.peers[cs] >> ct & 1:
-                gone = [(c, d + 1) for c, d in ((cs, dt), (ct, ds)) if board.cand[c] >> d & 1]
+            elif peers[cs] >> ct & 1:
+                gone = [(c, d + 1) for c, d in ((cs, dt), (ct, ds)) if cand[c] >> d & 1]
                 name = "AIC"
             else:
                 continue
-            path = chain_of(parent, state) if gone else None
-            if path is not None:
+            if gone and (path := chain_of(parent, state)) is not None:
                 record(name, gone, path)
         # the start true: reaching its own falsehood through a chain that leaves the cell
         parent = {}
         root = 2 * start + 1
+        first, last = 2 * cs * size + 1, 2 * (cs + 1) * size   # the states "true" of the start's cell
         for state in _reach(parent, root, to_true, to_false):
-            ct, dt = divmod(state >> 1, size)
-            if ct == cs and state & 1 and dt != ds and parent[state] != root:
+            if first <= state < last and state & 1 and state != root and parent[state] != root:
                 path = chain_of(parent, state)
                 if path is not None:
                     record("Discontinuous Nice Loop", [(cs, ds + 1)], path)
