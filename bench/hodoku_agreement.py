@@ -201,13 +201,13 @@ def main() -> None:
     print("\nLevels, HoDoKu -> ours (counts):")
     for name, *_, levels in rows:
         print(f"  {name}: " + ", ".join(f"{a}->{b} {c}" for (a, b), c in sorted(levels.items())))
-    print("\n| set | puzzles timed | hodoku-py s/puzzle | ours s/puzzle | ours faster |")
+    print("\n| set | puzzles timed | hodoku-py ms/puzzle | ours ms/puzzle | ours faster |")
     print("|---|---:|---:|---:|---:|")
     for name in groups:
         timed = groups[name][:args.speed]
         if timed:
             a, b = rounds(timed, solver, args.rounds)
-            print(f"| {name} | {len(timed)} | {a:.4f} | {b:.4f} | {a / b:.1f}x |", flush=True)
+            print(f"| {name} | {len(timed)} | {a * 1000:.4g} | {b * 1000:.3g} | {a / b:.1f}x |", flush=True)
     print("\nTechniques used (steps, ours):")
     for name, used in usage.items():
         print(f"  {name}: " + ", ".join(f"{t} {c}" for t, c in used.most_common()))

@@ -84,6 +84,7 @@ TECHNIQUES: list[Technique] = [
     Technique("X-Chain", 260, 4, chains.x_chain),
     Technique("XY-Chain", 260, 4, chains.xy_chain),
     Technique("Nice Loop/AIC", 280, 4, loops.aic),
+    Technique("Grouped Nice Loop/AIC", 300, 4, loops.grouped_aic),
 ]
 BRUTE_FORCE = Technique("Brute Force", 10000, 5, _none)
 SCORE = {t.name: t.score for t in TECHNIQUES} | {BRUTE_FORCE.name: BRUTE_FORCE.score}
