@@ -195,6 +195,9 @@ def _grouped_links(board: Board) -> tuple[dict[int, list[int]], dict[int, list[i
                 if places.bit_count() >= 2 and (places, d) not in groups:
                     node = groups[(places, d)] = base + len(groups)
                     cells_of[node], digit_of[node] = places, d
+    groups_of: dict[int, list[tuple[int, int]]] = {d: [] for d in range(1, size + 1)}
+    for (places, d), g in groups.items():
+        groups_of[d].append((places, g))
     strong: dict[int, list[int]] = {}
     weak: dict[int, list[int]] = {}
     for node, cells in cells_of.items():
@@ -213,7 +216,7 @@ def _grouped_links(board: Board) -> tuple[dict[int, list[int]], dict[int, list[i
                 links.append(other)
         seen = _seen_by(board, cells)
         weakly += [c * size + d - 1 for c in bits(board.where[d] & seen)]
-        weakly += [g for (places, e), g in groups.items() if e == d and places & ~seen == 0]
+        weakly += [g for places, g in groups_of[d] if places & ~seen == 0]
         strong[node], weak[node] = links, weakly
     return strong, weak, cells_of, digit_of
 
