@@ -18,8 +18,10 @@ Examples:
     >>> [step.text for step in techniques.steps(puzzle)][:3]
     ['Naked Single: r5c5=5', 'Naked Single: r7c6=7', 'Naked Single: r8c8=3']
 
-Cost: a step is found in microseconds to milliseconds of Python (singles from queues, patterns
-by scans of bitsets; fish and chains cost most), plus one exact-cover search per puzzle.
+Cost: the singles (most steps of most solves), fish and locked sets run in numba kernels
+([`sudoku.techniques.kernel`][sudoku.techniques.kernel]); the patterns and chains in Python on
+bitsets, microseconds to milliseconds a step; plus one exact-cover search per puzzle. Grading
+takes about 0.2 ms a puzzle on kaggle_10k, 0.8 ms on 17clue and 20 ms on top1465.
 """
 from __future__ import annotations
 
