@@ -128,6 +128,8 @@ class Board:
         self.cand = [full] * n
         self.where = [0] + [houses.all] * size
         self.empty = houses.all
+        #: the givens, as a bitset: a digit placed since may move in a deadly pattern, a given may not
+        self.given = sum(1 << cell for cell, v in enumerate(values) if v)
         self.naked: deque[tuple[int, int]] = deque()   # (cell, digit) as cells became naked singles
         self.hidden: deque[tuple[int, int]] = deque()  # (cell, digit) as places became hidden singles
         self.version = 0                                # counts changes, for `memo`
@@ -170,6 +172,7 @@ class Board:
         other.houses, other.size = self.houses, self.size
         other.value, other.cand, other.where = self.value[:], self.cand[:], self.where[:]
         other.empty, other.naked, other.hidden = self.empty, self.naked.copy(), self.hidden.copy()
+        other.given = self.given
         other.version, other._memo = 0, {}
         return other
 

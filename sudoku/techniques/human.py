@@ -72,6 +72,8 @@ TECHNIQUES: list[Technique] = [
     Technique("Uniqueness Test 5", 100, 3, lambda b: uniqueness.uniqueness(b, 5)),
     Technique("Uniqueness Test 6", 100, 3, lambda b: uniqueness.uniqueness(b, 6)),
     Technique("Hidden Rectangle", 100, 3, lambda b: uniqueness.uniqueness(b, 7)),
+    Technique("Avoidable Rectangle Type 1", 100, 3, lambda b: uniqueness.avoidable(b, 1)),
+    Technique("Avoidable Rectangle Type 2", 100, 3, lambda b: uniqueness.avoidable(b, 2)),
     Technique("Finned X-Wing", 130, 3, lambda b: fish.fish(b, 2, "finned")),
     Technique("Sashimi X-Wing", 150, 3, lambda b: fish.fish(b, 2, "sashimi")),
     Technique("Finned Swordfish", 200, 4, lambda b: fish.fish(b, 3, "finned")),

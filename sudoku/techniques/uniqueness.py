@@ -83,6 +83,57 @@ def uniqueness(board: Board, kind: int) -> Iterator[Step]:
             yield step
 
 
+def avoidable(board: Board, kind: int) -> Iterator[Step]:
+    """Avoidable rectangles: the deadly pattern among digits placed since the start (not givens),
+    which could swap as well as candidates could. Type 1: three corners placed, the two beside the
+    empty one equal (b) and the opposite one a: the empty corner is not a. Type 2: two corners of
+    a line placed, a and b, and the corners across holding b, c and a, c: one of them is c, so
+    cells that see both lose c."""
+    size = board.size
+    hs = board.houses
+    moved = hs.all & ~board.empty & ~board.given
+    value, cand, empty = board.value, board.cand, board.empty
+    for w in bits(empty):
+        r, c = divmod(w, size)
+        for r2 in range(size):
+            for c2 in range(size):
+                if r2 == r or c2 == c:
+                    continue
+                x, y, o = r * size + c2, r2 * size + c, r2 * size + c2
+                if not moved >> o & 1:
+                    continue
+                if kind == 1:
+                    if not (moved >> x & 1 and moved >> y & 1):
+                        continue
+                    a, b = value[o], value[x]
+                    if value[y] != b or b == a or not cand[w] >> (a - 1) & 1:
+                        continue
+                    gone, floor = [(w, a)], (a, b)
+                else:
+                    # the other empty corner on w's row (then the placed pair is on the row across)
+                    # or on its column
+                    for partner, across in ((x, y), (y, x)):
+                        if empty >> partner & 1 and moved >> across & 1 and w < partner:
+                            break
+                    else:
+                        continue
+                    a, b = value[across], value[o]     # the deadly pattern: w as o, its partner as across
+                    extra = cand[w] & ~(1 << (b - 1))
+                    if a == b or extra.bit_count() != 1 or not cand[w] >> (b - 1) & 1 or \
+                            cand[partner] != extra | (1 << (a - 1)):
+                        continue
+                    e = extra.bit_length()
+                    gone, floor = [(k, e) for k in bits(board.where[e] & hs.peers[w] & hs.peers[partner])], (a, b)
+                corners = [w, x, y, o]
+                if gone and len({hs.box[k] for k in corners}) == 2 and _even(hs, corners):
+                    yield _avoidable(board, kind, corners, *floor, gone)
+
+
+def _avoidable(board: Board, kind: int, corners: list[int], a: int, b: int, removed: list[tuple[int, int]]) -> Step:
+    return make(f"Avoidable Rectangle Type {kind}", board.size, removed=removed,
+                detail=f"{min(a, b)}/{max(a, b)} in {cells_text(corners, board.size)}")
+
+
 def _name(board: Board, kind: int, corners: list[int], a: int, b: int, removed: list[tuple[int, int]]) -> Step:
     return make(NAMES[kind], board.size, removed=removed,
                 detail=f"{a}/{b} in {cells_text(corners, board.size)}")
