@@ -92,19 +92,24 @@ def avoidable(board: Board, kind: int) -> Iterator[Step]:
     size = board.size
     hs = board.houses
     moved = hs.all & ~board.empty & ~board.given
+    if not moved:
+        return
     value, cand, empty = board.value, board.cand, board.empty
+    in_row = [0] * size                  # in_row[r]: the columns of row r placed since the start
+    in_col = [0] * size                  # in_col[c]: the rows of column c placed since the start
+    for k in bits(moved):
+        in_row[k // size] |= 1 << (k % size)
+        in_col[k % size] |= 1 << (k // size)
     for w in bits(empty):
+        if kind == 2 and cand[w].bit_count() != 2:
+            continue
         r, c = divmod(w, size)
-        for r2 in range(size):
-            for c2 in range(size):
-                if r2 == r or c2 == c:
+        for r2 in bits(in_col[c]) if kind == 1 else range(size):
+            for c2 in bits(in_row[r] & in_row[r2]) if kind == 1 else bits(in_row[r2] & ~(1 << c)):
+                if r2 == r:
                     continue
                 x, y, o = r * size + c2, r2 * size + c, r2 * size + c2
-                if not moved >> o & 1:
-                    continue
                 if kind == 1:
-                    if not (moved >> x & 1 and moved >> y & 1):
-                        continue
                     a, b = value[o], value[x]
                     if value[y] != b or b == a or not cand[w] >> (a - 1) & 1:
                         continue
