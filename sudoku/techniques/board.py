@@ -12,6 +12,7 @@ name the same cell.
 """
 from __future__ import annotations
 
+import functools
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from typing import TypeVar
@@ -102,6 +103,15 @@ class Houses:
                                 max(len({self.row[c] for c in self.cells[b]}) for b in self.blocks)], np.int64)
         #: room enough in a queue for every elimination still possible, each queueing a single per house
         self.queue_room = shape.cells * size * (widest + 1)
+
+    @functools.cached_property
+    def peer_matrix(self) -> np.ndarray:
+        """``[a, b]``: whether cells ``a`` and ``b`` see each other, for the kernels (cells² bytes)."""
+        cells = len(self.peers)
+        matrix = np.zeros((cells, cells), np.bool_)
+        for a, peers in enumerate(self.peers):
+            matrix[a, list(bits(peers))] = True
+        return matrix
 
     def name(self, h: int) -> str:
         """A house as HoDoKu writes it: ``r3``, ``c5``, ``b9`` (``d1``, ``w2`` for a variant's)."""

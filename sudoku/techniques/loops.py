@@ -26,6 +26,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import numpy as np
+from numba import njit
+
 from .board import Board, bits, digits
 from .steps import Step, cells_text, make
 
@@ -93,22 +96,6 @@ def _seen_by(board: Board, cells: int) -> int:
     return seen
 
 
-def _reach(parent: dict[int, int], root: int, strong: dict[int, list[int]],
-           weak: dict[int, list[int]]) -> list[int]:
-    """Breadth first from ``root``, a state ``2 * node + on``: every state reached, in order, with
-    its parent recorded in ``parent``, by an alternating chain (a true candidate makes its weak
-    links false, a false one its strong links true). ``strong`` and ``weak`` give the states a
-    node's links lead to: ``2 * other + 1`` and ``2 * other``."""
-    parent[root] = -1
-    order = [root]
-    for state in order:                 # the list grows as it is read: a queue
-        for other in (weak[state >> 1] if state & 1 else strong[state >> 1]):
-            if other not in parent:
-                parent[other] = state
-                order.append(other)
-    return order[1:]
-
-
 def aic(board: Board) -> Iterator[Step]:
     """AICs and nice loops (HoDoKu's "AIC", "Discontinuous Nice Loop" and "Continuous Nice Loop")
     on single candidates."""
@@ -126,22 +113,27 @@ def grouped_aic(board: Board) -> Iterator[Step]:
 
 def _chains(board: Board, grouped: bool) -> Iterator[Step]:
     """The chains from every candidate, the start false and then true (see the module), best
-    first: the most eliminations, then the first on the grid, then the shortest."""
+    first: the most eliminations, then the first on the grid, then the shortest. The walks run in
+    numba (`_walk`), which hands back only the chains that may remove something."""
     size = board.size
     hs = board.houses
     base = len(board.cand) * size
     strong, weak, cells_of, digit_of = _links(board, grouped)
+    nodes = list(cells_of)                       # the candidates (in order: the starts), then the groups
+    index = {node: i for i, node in enumerate(nodes)}
+    s_ptr, s_idx = _compressed([[index[o] for o in strong[v]] for v in nodes])
+    w_ptr, w_idx = _compressed([[index[o] for o in weak[v]] for v in nodes])
+    cell = np.array([v // size if v < base else -1 for v in nodes], np.int64)
+    digit = np.array([digit_of[v] for v in nodes], np.int64)
+    starts = sum(v < base for v in nodes)
+    cand, peer = board.cand_array(), hs.peer_matrix
+    room = 1024
+    used = np.zeros(2, np.int64)
+    while _walk(starts, s_ptr, s_idx, w_ptr, w_idx, cell, digit, cand, peer,
+                rows := np.empty((room, 4), np.int64), paths := np.empty(room * 16, np.int64), used) < 0:
+        room *= 8
     found: list[tuple[int, list, int, str, list, list]] = []
     seen: set = set()
-
-    def chain_of(parent: dict[int, int], state: int) -> list[State] | None:
-        """The chain from the root to ``state``; None when it uses a candidate twice."""
-        path = [state]
-        while parent[state] >= 0:
-            state = parent[state]
-            path.append(state)
-        used = [(c, digit_of[s >> 1]) for s in path for c in bits(cells_of[s >> 1])]
-        return [(s >> 1, bool(s & 1)) for s in reversed(path)] if len(set(used)) == len(used) else None
 
     def record(name: str, gone: list[tuple[int, int]], path: list[State]) -> None:
         key = frozenset(gone)
@@ -149,18 +141,17 @@ def _chains(board: Board, grouped: bool) -> Iterator[Step]:
             seen.add(key)
             found.append((len(gone), sorted(gone), len(path), f"Grouped {name}" if grouped else name, gone, path))
 
-    def closed(parent: dict[int, int], state: int) -> None:
-        """The loop closed by the weak link from ``state`` back to the root: every weak link in it
-        holds one true end, so cells that see both ends of one (same digit) lose the digit, and a
-        cell with both ends (two digits) loses its others."""
-        path = chain_of(parent, state)
-        if path is None or len(path) < 4:
+    def closed(path: list[State]) -> None:
+        """The loop closed by the weak link from the path's end back to its start: every weak link
+        in it holds one true end, so cells that see both ends of one (same digit) lose the digit,
+        and a cell with both ends (two digits) loses its others."""
+        if len(path) < 4:
             return
-        nodes = [n for n, _ in path]
+        chain = [n for n, _ in path]
         loop = 0
-        for n in nodes:
+        for n in chain:
             loop |= cells_of[n]
-        pairs = [(nodes[i], nodes[i + 1]) for i in range(len(nodes) - 1) if path[i][1]] + [(nodes[-1], nodes[0])]
+        pairs = [(chain[i], chain[i + 1]) for i in range(len(chain) - 1) if path[i][1]] + [(chain[-1], chain[0])]
         gone: set[tuple[int, int]] = set()
         for a, b in pairs:
             if a < base and b < base and a // size == b // size:
@@ -172,53 +163,145 @@ def _chains(board: Board, grouped: bool) -> Iterator[Step]:
                 gone.update((c, d) for c in bits(both))
         record("Continuous Nice Loop", sorted(gone), path + [path[0]])
 
-    weak_of = {node: set(links) for node, links in weak.items()}
-    to_true = {node: [2 * other + 1 for other in links] for node, links in strong.items()}
-    to_false = {node: [2 * other for other in links] for node, links in weak.items()}
-    cand, where, peers = board.cand, board.where, hs.peers
-    for start in sorted(n for n in strong if n < base):
+    where, peers = board.where, hs.peers
+    cand_list = board.cand
+    for kind, first, length, end in rows[:used[0]].tolist():
+        path = [(nodes[s >> 1], bool(s & 1)) for s in paths[first:first + length].tolist()]
+        marks = [(c, digit_of[n]) for n, _ in path for c in bits(cells_of[n])]
+        if len(set(marks)) != len(marks):
+            continue                                  # a candidate twice: no chain
+        start, other = path[0][0], nodes[end >> 1]
         cs, ds = divmod(start, size)
-        # the start false: every candidate reached true by an alternating chain is one end of an AIC
-        parent: dict[int, int] = {}
-        weak_of_start = weak_of[start]
-        for state in _reach(parent, 2 * start, to_true, to_false):
-            other = state >> 1
-            if not state & 1 or other == start:
-                continue
-            if other in weak_of_start:
-                closed(parent, state)
-            if other >= base:                                      # a group at the end: on the start's digit
-                if digit_of[other] != ds + 1:
-                    continue
-                gone = [(c, ds + 1) for c in bits(where[ds + 1] & peers[cs] & _seen_by(board, cells_of[other]))]
+        if kind == CLOSES:
+            closed(path)
+            continue
+        if kind == OWN:
+            record("Discontinuous Nice Loop", [(cs, ds + 1)], path)
+            continue
+        if other >= base:                                      # a group at the end, on the start's digit
+            gone = [(c, ds + 1) for c in bits(where[ds + 1] & peers[cs] & _seen_by(board, cells_of[other]))]
+            name = "AIC"
+        else:
+            ct, dt = divmod(other, size)
+            if ct == cs:
+                gone = [(cs, e) for e in digits(cand_list[cs] & ~((1 << ds) | (1 << dt)))]
+                name = "Discontinuous Nice Loop"
+            elif dt == ds:
+                gone = [(c, ds + 1) for c in bits(where[ds + 1] & peers[cs] & peers[ct])]
                 name = "AIC"
             else:
-                ct, dt = divmod(other, size)
-                if ct == cs:
-                    if dt == ds:
-                        continue
-                    gone = [(cs, e) for e in digits(cand[cs] & ~((1 << ds) | (1 << dt)))]
-                    name = "Discontinuous Nice Loop"
-                elif dt == ds:
-                    gone = [(c, ds + 1) for c in bits(where[ds + 1] & peers[cs] & peers[ct])]
-                    name = "AIC"
-                elif peers[cs] >> ct & 1:
-                    gone = [(c, d + 1) for c, d in ((cs, dt), (ct, ds)) if cand[c] >> d & 1]
-                    name = "AIC"
-                else:
-                    continue
-            if gone and (path := chain_of(parent, state)) is not None:
-                record(name, gone, path)
-        # the start true: reaching its own falsehood through a chain that leaves the cell
-        parent = {}
-        root = 2 * start + 1
-        first, last = 2 * cs * size + 1, 2 * (cs + 1) * size   # the states "true" of the start's cell
-        for state in _reach(parent, root, to_true, to_false):
-            if first <= state < last and state & 1 and state != root and parent[state] != root:
-                path = chain_of(parent, state)
-                if path is not None:
-                    record("Discontinuous Nice Loop", [(cs, ds + 1)], path)
+                gone = [(c, d + 1) for c, d in ((cs, dt), (ct, ds)) if cand_list[c] >> d & 1]
+                name = "AIC"
+        record(name, gone, path)
     found.sort(key=lambda f: (-f[0], f[1], f[2]))
     for *_, name, gone, path in found:       # the text made only for the steps taken
         text = " ".join(f"({digit_of[n]}){cells_text(bits(cells_of[n]), size)}{'=' if on else '-'}" for n, on in path)
         yield make(name, size, removed=gone, detail=text.rstrip("=-"))
+
+
+def _compressed(lists: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
+    """Lists of ints as one array and the offsets where each starts (and the last ends)."""
+    ptr = np.zeros(len(lists) + 1, np.int64)
+    ptr[1:] = np.cumsum([len(x) for x in lists])
+    return ptr, np.array([v for x in lists for v in x], np.int64)
+
+
+#: What a walk hands back (`_walk`): a loop closed by a weak link back to the start; a chain whose
+#: end removes something; the start's truth leading to its own falsehood.
+CLOSES, ENDS, OWN = 0, 1, 2
+
+
+@njit(cache=True, nogil=True)
+def _walk(starts: int, s_ptr: np.ndarray, s_idx: np.ndarray, w_ptr: np.ndarray, w_idx: np.ndarray,
+          cell: np.ndarray, digit: np.ndarray, cand: np.ndarray, peer: np.ndarray, rows: np.ndarray,
+          paths: np.ndarray, used: np.ndarray) -> int:
+    """Breadth first from each of the first ``starts`` nodes (candidates), false and then true, a
+    state being ``2 * node + on``: a true node makes its weak links false, a false one its strong
+    links true. Each state reached that may give a step is written as a row ``(kind, path start,
+    path length, state)`` with its path from the root in ``paths``: `CLOSES` (the start false, a
+    true node weakly linked back to it), `ENDS` (the start false, a true node whose pairing with
+    the start removes a candidate: the same cell, the same digit in cells with a common peer
+    holding it, or cells that see each other; a group on the start's digit), `OWN` (the start
+    true, another candidate of its cell true). ``used`` receives the rows and path entries
+    written; returns the rows, -1 when ``rows`` or ``paths`` are full. Nodes: ``cell`` (-1 for a
+    group) and ``digit``; links in compressed rows (``s_ptr``, ``s_idx``; ``w_ptr``, ``w_idx``)."""
+    states = 2 * cell.shape[0]
+    parent = np.full(states, -2, np.int64)
+    queue = np.empty(states, np.int64)
+    linked = np.zeros(cell.shape[0], np.bool_)
+    written = 0
+    filled = 0
+    for start in range(starts):
+        cs, ds = cell[start], digit[start]
+        bit_s = np.int64(1) << (ds - 1)
+        for k in range(w_ptr[start], w_ptr[start + 1]):
+            linked[w_idx[k]] = True
+        for phase in range(2):
+            root = 2 * start + phase
+            parent[root] = -1
+            queue[0] = root
+            count = 1
+            head = 0
+            while head < count:
+                state = queue[head]
+                head += 1
+                node = state >> 1
+                if state & 1:
+                    lo, hi, on = w_ptr[node], w_ptr[node + 1], 0
+                else:
+                    lo, hi, on = s_ptr[node], s_ptr[node + 1], 1
+                for k in range(lo, hi):
+                    target = 2 * (w_idx[k] if state & 1 else s_idx[k]) + on
+                    if parent[target] != -2:
+                        continue
+                    parent[target] = state
+                    queue[count] = target
+                    count += 1
+                    other = target >> 1
+                    if not on or other == start:
+                        continue
+                    for kind in range(3):
+                        if phase == 1:
+                            keep = kind == OWN and cell[other] == cs and state != root
+                        elif kind == CLOSES:
+                            keep = linked[other]
+                        elif kind == ENDS:
+                            ct, dt = cell[other], digit[other]
+                            bit_t = np.int64(1) << (dt - 1)
+                            if ct < 0:
+                                keep = dt == ds
+                            elif ct == cs:
+                                keep = dt != ds and cand[cs] & ~(bit_s | bit_t) != 0
+                            elif dt == ds:
+                                keep = False
+                                for c in range(cand.shape[0]):
+                                    if c != cs and c != ct and cand[c] & bit_s and peer[cs, c] and peer[ct, c]:
+                                        keep = True
+                                        break
+                            else:
+                                keep = peer[cs, ct] and (cand[cs] & bit_t != 0 or cand[ct] & bit_s != 0)
+                        else:
+                            keep = False
+                        if not keep:
+                            continue
+                        length = 0
+                        s = target
+                        while s >= 0:
+                            length += 1
+                            s = parent[s]
+                        if written == rows.shape[0] or filled + length > paths.shape[0]:
+                            return -1
+                        s = target
+                        for k2 in range(length - 1, -1, -1):
+                            paths[filled + k2] = s
+                            s = parent[s]
+                        rows[written, 0], rows[written, 1] = kind, filled
+                        rows[written, 2], rows[written, 3] = length, target
+                        written += 1
+                        filled += length
+            for k in range(count):
+                parent[queue[k]] = -2
+        for k in range(w_ptr[start], w_ptr[start + 1]):
+            linked[w_idx[k]] = False
+    used[0], used[1] = written, filled
+    return written
