@@ -36,7 +36,7 @@ from ..grid import Box, Puzzle, PuzzleError, Shape, pretty, to_text
 from ..variants import Variant, VariantLike
 from .board import Board, Houses
 from .human import LEVELS, TECHNIQUES, Technique, apply, grade_of, next_step
-from .steps import Step, cell_name
+from .steps import Step, cell_names
 
 __all__ = ["LEVELS", "TECHNIQUES", "Board", "Grade", "Houses", "Step", "Technique", "grade", "hint", "start",
            "steps", "tell", "walk"]
@@ -62,6 +62,14 @@ def start(puzzle: Puzzle, *, box: Box = None, symbols: str | None = None,
     """The pencil marks of ``puzzle`` and its solution (one exact-cover search, limit 2). A
     [`PuzzleError`][sudoku.PuzzleError] when it cannot be read, has no solution or more than one
     (uniqueness techniques assume one), or is a killer (the techniques know nothing of sums)."""
+    return _start(puzzle, box, symbols, variant, take=False)
+
+
+def _start(puzzle: Puzzle, box: Box, symbols: str | None, variant: VariantLike,
+           take: bool) -> tuple[Board, list[int]]:
+    """`start`; with ``take``, the board has taken its first singles already, for
+    [`take_singles`][sudoku.techniques.board.Board.take_singles] to hand out (one kernel call
+    fewer)."""
     values, shape, rules = variants.read(puzzle, box=box, symbols=symbols, variant=variant)
     if rules is not None and rules.cages:
         raise PuzzleError("human techniques do not cover a killer's cages (their sums): rate and explain it "
@@ -71,13 +79,13 @@ def start(puzzle: Puzzle, *, box: Box = None, symbols: str | None = None,
         why = "no solution" if found.counts[0] == 0 else "more than one solution"
         raise PuzzleError(f"{why}: the techniques (uniqueness among them) assume exactly one")
     solution = found.answers[0][:shape.cells].tolist()
-    return Board(values.tolist(), houses(shape, rules)), solution
+    return Board(values.tolist(), houses(shape, rules), take=take), solution
 
 
 def walk(puzzle: Puzzle, *, box: Box = None, symbols: str | None = None,
          variant: VariantLike = None) -> Iterator[tuple[Technique, Step]]:
     """Every step of the human solve of ``puzzle`` with its technique, as it is found."""
-    board, solution = start(puzzle, box=box, symbols=symbols, variant=variant)
+    board, solution = _start(puzzle, box, symbols, variant, take=True)
     for technique, step in _path(board, solution, text=True):
         assert technique is not None and step is not None, "with the solution at hand there is always a step"
         yield technique, step
@@ -90,12 +98,11 @@ def _path(board: Board, solution: list[int] | None, text: bool) -> Iterator[tupl
     """The steps from ``board`` on, made as they are found. Singles come from the kernel in one
     call per run of them (their steps left None unless ``text``); without ``solution``, a last
     ``(None, step)`` where no technique applies."""
-    size = board.size
+    names = cell_names(board.size)
     while True:
         for code, cell, d in board.take_singles():
             single = SINGLES[code]
-            yield single, (Step(single.name, ((cell, d),), (), f"{single.name}: {cell_name(cell, size)}={d}")
-                           if text else None)
+            yield single, (Step(single.name, ((cell, d),), (), f"{single.name}: {names[cell]}={d}") if text else None)
         if board.solved():
             return
         technique, step = next_step(board, solution, first=len(SINGLES))   # no single is left
@@ -128,7 +135,7 @@ def steps(puzzle: Puzzle, *, box: Box = None, symbols: str | None = None, varian
 def grade(puzzle: Puzzle, *, box: Box = None, symbols: str | None = None, variant: VariantLike = None) -> Grade:
     """HoDoKu's level and score of ``puzzle``: the sum of the scores of its solve's steps, and the
     highest level among them, raised while the score passes that level's ceiling."""
-    board, solution = start(puzzle, box=box, symbols=symbols, variant=variant)
+    board, solution = _start(puzzle, box, symbols, variant, take=True)
     used = [technique for technique, _ in _path(board, solution, text=False)]
     score, level = grade_of(used)  # type: ignore[arg-type]  # with a solution, never None
     return Grade(score, level, len(used))

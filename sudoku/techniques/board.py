@@ -132,7 +132,7 @@ class Board:
     O(houses of a cell) each; the givens and the runs of singles go through the kernel, one call
     each, tens of microseconds."""
 
-    def __init__(self, values: Sequence[int], houses: Houses) -> None:
+    def __init__(self, values: Sequence[int], houses: Houses, take: bool = False) -> None:
         size = houses.size
         self.houses, self.size = houses, size
         n = len(values)
@@ -147,12 +147,20 @@ class Board:
         self.hidden: deque[tuple[int, int]] = deque()  # (cell, digit) as places became hidden singles
         self.version = 0                                # counts changes, for `memo`
         self._memo: dict[object, tuple[int, object]] = {}
-        self._run([(cell, v) for cell, v in enumerate(values) if v], take=False)
+        # with ``take``, the singles that follow the givens are taken in the same kernel call and
+        # handed out by the first `take_singles`
+        self._taken: list[tuple[int, int, int]] | None = None
+        taken = self._run([(cell, v) for cell, v in enumerate(values) if v], take=take)
+        if take:
+            self._taken = taken
 
     def take_singles(self) -> list[tuple[int, int, int]]:
         """Take every single in turn, as HoDoKu would one step at a time, until none is left;
         ``(code, cell, digit)`` for each, the code that of [`kernel`][sudoku.techniques.kernel]
         (0 full house, 1 naked single, 2 hidden single). Cost: one kernel call."""
+        if self._taken is not None:
+            taken, self._taken = self._taken, None
+            return taken
         return self._run([], take=True)
 
     def _run(self, givens: list[tuple[int, int]], take: bool) -> list[tuple[int, int, int]]:
@@ -185,7 +193,7 @@ class Board:
         other.houses, other.size = self.houses, self.size
         other.value, other.cand, other.where = self.value[:], self.cand[:], self.where[:]
         other.empty, other.naked, other.hidden = self.empty, self.naked.copy(), self.hidden.copy()
-        other.given = self.given
+        other.given, other._taken = self.given, None
         other.version, other._memo = 0, {}
         return other
 

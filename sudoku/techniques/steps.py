@@ -7,6 +7,7 @@ placement as ``r5c5=5`` and an elimination as ``r1c7<>4``.
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from typing import NamedTuple
 
@@ -24,6 +25,12 @@ class Step(NamedTuple):
 
 def cell_name(cell: int, size: int) -> str:
     return f"r{cell // size + 1}c{cell % size + 1}"
+
+
+@functools.cache
+def cell_names(size: int) -> list[str]:
+    """Every cell's name on a grid of ``size``, by cell."""
+    return [cell_name(cell, size) for cell in range(size * size)]
 
 
 def cells_text(cells: Iterable[int], size: int) -> str:
