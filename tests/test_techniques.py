@@ -6,6 +6,7 @@ grades. Soundness needs no reference: a step never removes a digit of the soluti
 anything else, and the pencil marks stay consistent after every step.
 """
 import csv
+import functools
 import io
 import itertools
 import json
@@ -232,10 +233,49 @@ def _python_locked_sets(board: Board, n: int) -> list:
     return found
 
 
+def _python_sue_de_coq(board: Board) -> list:
+    """Sue de Coq by its definition: a group of the empty cells where a box meets a line with at
+    least two candidates more than cells, a set of one to three other empty cells of the line and
+    one of the box, all together as many digits as cells and the line's and box's sets sharing
+    none: the line's digits leave the rest of the line, the box's the rest of the box."""
+    hs = board.houses
+    found = []
+    for line in hs.lines:
+        for box in hs.blocks:
+            meet = [c for c in hs.cells[line] if c in hs.cells[box] and board.value[c] == 0]
+            sets = []
+            for house in (line, box):
+                rest = [c for c in hs.cells[house] if c not in hs.cells[line] or c not in hs.cells[box]
+                        if board.value[c] == 0]
+                sets.append([g for k in (1, 2, 3) for g in itertools.combinations(rest, k)])
+
+            def union(cells: tuple) -> int:
+                return functools.reduce(int.__or__, (board.cand[c] for c in cells), 0)
+            for group in (g for n in range(2, len(meet) + 1) for g in itertools.combinations(meet, n)):
+                vc = union(group)
+                for lcells in sets[0]:
+                    vl = union(lcells)
+                    if vc.bit_count() < len(group) + 2 or not vl & vc or \
+                            (vc | vl).bit_count() >= len(group) + len(lcells) + vc.bit_count():
+                        continue
+                    for bcells in sets[1]:
+                        vb = union(bcells)
+                        if vb & vl or not vb & vc or \
+                                (vc | vl | vb).bit_count() != len(group) + len(lcells) + len(bcells):
+                            continue
+                        used = set(group + lcells + bcells)
+                        gone = {(c, d) for house, keep in ((line, vb), (box, vl)) for c in hs.cells[house]
+                                if c not in used for d in range(1, board.size + 1)
+                                if (board.cand[c] & (vc | vl | vb) & ~keep) >> (d - 1) & 1}
+                        if gone:
+                            found.append(sorted(gone))
+    return found
+
+
 def _kernels_are_python(puzzle, **how) -> int:
     """Along the whole solve, at every step past the singles, what each numba search finds (fish
-    of every size and kind, locked candidates, locked pairs and triples) is what the Python
-    definition finds, in the same order. Returns the positions compared."""
+    of every size and kind, locked candidates, locked pairs and triples, Sue de Coq) is what the
+    Python definition finds, in the same order. Returns the positions compared."""
     board, solution = techniques.start(puzzle, **how)
     compared = 0
     for technique, step in techniques.walk(puzzle, **how):
@@ -250,6 +290,7 @@ def _kernels_are_python(puzzle, **how) -> int:
             for n in (2, 3):
                 kernel = [sorted(set(s.removed)) for s in basic.locked_subset(board, n)]
                 assert kernel == _python_locked_sets(board, n)
+            assert [sorted(set(s.removed)) for s in basic.sue_de_coq(board)] == _python_sue_de_coq(board)
             compared += 1
         human.apply(board, step)
     return compared

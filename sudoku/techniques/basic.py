@@ -318,40 +318,149 @@ def sue_de_coq(board: Board) -> Iterator[Step]:
     candidates than cells, and cells of the line and of the box outside the meeting that together
     with them hold as many digits as cells, the line's and the box's digits apart: the line's
     digits leave the rest of the line, the box's the rest of the box, and the meeting's others
-    both. Exact cover: a locked set spread over two houses."""
+    both. Exact cover: a locked set spread over two houses. Lines, boxes, then the meeting's
+    groups, the line's and the box's sets, each in order; searched in numba."""
     hs = board.houses
     size = board.size
-    for line in hs.lines:
-        for box in hs.blocks:
-            meet = hs.mask[line] & hs.mask[box]
-            inside = [c for c in bits(meet) if board.value[c] == 0]
-            if len(inside) < 2:
+    for line, box, chosen, li, bi in _found(lambda out: _sue_de_coq(board.cand_array(), hs.cells_array, hs.box_array,
+                                                                    size, out), 5):
+        meet = hs.mask[line] & hs.mask[box]
+        inside = [c for c in bits(meet) if board.value[c] == 0]
+        lcells, vl = list(_unsolved_subsets(board, [c for c in hs.cells[line] if not meet >> c & 1], 3))[li]
+        bcells, vb = list(_unsolved_subsets(board, [c for c in hs.cells[box] if not meet >> c & 1], 3))[bi]
+        group = tuple(inside[i] for i in bits(chosen))
+        vc = 0
+        for c in group:
+            vc |= board.cand[c]
+        used = sum(1 << c for c in group + lcells + bcells)
+        from_line = (vc | vl) & ~vb
+        from_box = (vc | vb) & ~vl
+        gone = [(c, d) for c in hs.cells[line] if not used >> c & 1 and board.value[c] == 0
+                for d in digits(board.cand[c] & from_line)]
+        gone += [(c, d) for c in hs.cells[box] if not used >> c & 1 and board.value[c] == 0
+                 for d in digits(board.cand[c] & from_box)]
+        yield make("Sue de Coq", size, removed=gone, order="cell",
+                   detail=f"{cells_text(group, size)} - {digits_text(digits(vc))} "
+                          f"({cells_text(lcells, size)}, {cells_text(bcells, size)})")
+
+
+@njit(cache=True, nogil=True)
+def _subsets(cells: np.ndarray, count: int, cand: np.ndarray, members: np.ndarray, unions: np.ndarray) -> int:
+    """The groups of one to three of the first ``count`` ``cells``, by size and then in order, as
+    rows of ``members`` (cells, -1 padded) with their candidates in ``unions``. Returns how many."""
+    k = 0
+    for a in range(count):
+        members[k, 0], members[k, 1], members[k, 2] = cells[a], -1, -1
+        unions[k] = cand[cells[a]]
+        k += 1
+    for a in range(count):
+        for b in range(a + 1, count):
+            members[k, 0], members[k, 1], members[k, 2] = cells[a], cells[b], -1
+            unions[k] = cand[cells[a]] | cand[cells[b]]
+            k += 1
+    for a in range(count):
+        for b in range(a + 1, count):
+            for c in range(b + 1, count):
+                members[k, 0], members[k, 1], members[k, 2] = cells[a], cells[b], cells[c]
+                unions[k] = cand[cells[a]] | cand[cells[b]] | cand[cells[c]]
+                k += 1
+    return k
+
+
+@njit(cache=True, nogil=True)
+def _sue_de_coq(cand: np.ndarray, cells: np.ndarray, box: np.ndarray, size: int, out: np.ndarray) -> int:
+    """Sue de Coq as rows ``(line, box house, the meeting's group as a bitset of positions among its
+    empty cells, index of the line's set, index of the box's set)``, the sets numbered as
+    `_subsets` gives them. Returns the rows written; -1 when ``out`` is full."""
+    found = 0
+    room = size + size * (size - 1) // 2 + size * (size - 1) * (size - 2) // 6
+    line_sets = np.empty((room, 3), np.int64)
+    line_unions = np.empty(room, np.int64)
+    box_sets = np.empty((room, 3), np.int64)
+    box_unions = np.empty(room, np.int64)
+    inside = np.empty(size, np.int64)
+    rest = np.empty(size, np.int64)
+    idx = np.empty(size, np.int64)
+    used = np.empty(size + 6, np.int64)
+    for line in range(2 * size):
+        for b in range(size):
+            h = 2 * size + b
+            m = 0
+            for c in cells[line]:
+                if box[c] == b and cand[c] != 0:
+                    inside[m] = c
+                    m += 1
+            if m < 2:
                 continue
-            line_sets = list(_unsolved_subsets(board, [c for c in hs.cells[line] if not meet >> c & 1], 3))
-            box_sets = list(_unsolved_subsets(board, [c for c in hs.cells[box] if not meet >> c & 1], 3))
-            for n in range(2, len(inside) + 1):
-                for group in combinations(inside, n):
-                    vc = 0
-                    for c in group:
-                        vc |= board.cand[c]
-                    if vc.bit_count() < n + 2:
-                        continue
-                    for lcells, vl in line_sets:
-                        if not vl & vc or (vc | vl).bit_count() >= n + len(lcells) + vc.bit_count():
-                            continue
-                        for bcells, vb in box_sets:
-                            if vb & vl or not vb & vc:
+            r = 0
+            for c in cells[line]:
+                if box[c] != b and cand[c] != 0:
+                    rest[r] = c
+                    r += 1
+            lines = _subsets(rest, r, cand, line_sets, line_unions)
+            r = 0
+            for c in cells[h]:
+                if (c // size if line < size else size + c % size) != line and cand[c] != 0:
+                    rest[r] = c
+                    r += 1
+            boxes = _subsets(rest, r, cand, box_sets, box_unions)
+            for n in range(2, m + 1):
+                for k in range(n):
+                    idx[k] = k
+                while True:
+                    vc = np.int64(0)
+                    for k in range(n):
+                        vc |= cand[inside[idx[k]]]
+                    if ones(vc) >= n + 2:
+                        for li in range(lines):
+                            vl = line_unions[li]
+                            nl = 3 - (line_sets[li, 1] < 0) - (line_sets[li, 2] < 0)
+                            if not vl & vc or ones(vc | vl) >= n + nl + ones(vc):
                                 continue
-                            if (vc | vl | vb).bit_count() != n + len(lcells) + len(bcells):
-                                continue
-                            used = sum(1 << c for c in group + lcells + bcells)
-                            from_line = (vc | vl) & ~vb
-                            from_box = (vc | vb) & ~vl
-                            gone = [(c, d) for c in hs.cells[line] if not used >> c & 1 and board.value[c] == 0
-                                    for d in digits(board.cand[c] & from_line)]
-                            gone += [(c, d) for c in hs.cells[box] if not used >> c & 1 and board.value[c] == 0
-                                     for d in digits(board.cand[c] & from_box)]
-                            if gone:
-                                yield make("Sue de Coq", size, removed=gone, order="cell",
-                                           detail=f"{cells_text(group, size)} - {digits_text(digits(vc))} "
-                                                  f"({cells_text(lcells, size)}, {cells_text(bcells, size)})")
+                            for bi in range(boxes):
+                                vb = box_unions[bi]
+                                if vb & vl or not vb & vc:
+                                    continue
+                                nb = 3 - (box_sets[bi, 1] < 0) - (box_sets[bi, 2] < 0)
+                                if ones(vc | vl | vb) != n + nl + nb:
+                                    continue
+                                u = 0
+                                for k in range(n):
+                                    used[u] = inside[idx[k]]
+                                    u += 1
+                                for k in range(nl):
+                                    used[u] = line_sets[li, k]
+                                    u += 1
+                                for k in range(nb):
+                                    used[u] = box_sets[bi, k]
+                                    u += 1
+                                from_line = (vc | vl) & ~vb
+                                from_box = (vc | vb) & ~vl
+                                gone = False
+                                for side in range(2):
+                                    for c in cells[line] if side == 0 else cells[h]:
+                                        if cand[c] & (from_line if side == 0 else from_box):
+                                            mine = False
+                                            for k in range(u):
+                                                if used[k] == c:
+                                                    mine = True
+                                            if not mine:
+                                                gone = True
+                                if gone:
+                                    if found == out.shape[0]:
+                                        return -1
+                                    chosen = np.int64(0)
+                                    for k in range(n):
+                                        chosen |= np.int64(1) << idx[k]
+                                    out[found, 0], out[found, 1], out[found, 2] = line, h, chosen
+                                    out[found, 3], out[found, 4] = li, bi
+                                    found += 1
+                    i = n - 1
+                    while i >= 0 and idx[i] == m - n + i:
+                        i -= 1
+                    if i < 0:
+                        break
+                    idx[i] += 1
+                    for j in range(i + 1, n):
+                        idx[j] = idx[j - 1] + 1
+    return found
