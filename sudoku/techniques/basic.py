@@ -12,14 +12,14 @@ options of those items can go (a subset, a locked candidate, a fish).
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from itertools import combinations
 
 import numpy as np
 from numba import njit
 
 from .board import Board, bits, digits
-from .kernel import ones
+from .kernel import next_combination, ones, rows
 from .steps import Step, cells_text, digits_text, make
 
 
@@ -74,7 +74,7 @@ def locked_candidates(board: Board, pointing: bool) -> Iterator[Step]:
     houses = board.houses
     name = "Locked Candidates Type 1 (Pointing)" if pointing else "Locked Candidates Type 2 (Claiming)"
     cand = board.cand_array()
-    for h, d, g in _found(lambda out: _intersections(cand, houses.cells_array, houses.box_array, board.size, pointing,
+    for h, d, g in rows(lambda out: _intersections(cand, houses.cells_array, houses.box_array, board.size, pointing,
                                                      out), 3):
         gone = _eliminations(board, d, houses.mask[g] & ~houses.mask[h])
         yield make(name, board.size, removed=gone, detail=f"{d} in {houses.name(h)}")
@@ -86,7 +86,7 @@ def locked_subset(board: Board, n: int) -> Iterator[Step]:
     Boxes in order, groups of cells in order; searched in numba."""
     houses = board.houses
     name = "Locked Pair" if n == 2 else "Locked Triple"
-    for _box, *group, union in _found(lambda out: _locked_sets(board.cand_array(), houses.cells_array, houses.of_array,
+    for _box, *group, union in rows(lambda out: _locked_sets(board.cand_array(), houses.cells_array, houses.of_array,
                                                             board.size, n, out), n + 2):
         cellset = sum(1 << c for c in group)
         common = houses.common(cellset)
@@ -94,15 +94,6 @@ def locked_subset(board: Board, n: int) -> Iterator[Step]:
                 for c in bits(houses.mask[g] & ~cellset) for d in digits(board.cand[c] & union)]
         yield make(name, board.size, removed=gone, order="given",
                    detail=f"{digits_text(digits(union))} in {cells_text(group, board.size)}")
-
-
-def _found(search: Callable[[np.ndarray], int], width: int) -> list[list[int]]:
-    """The rows a kernel ``search(out)`` writes, with room made until they all fit (it returns -1
-    when ``out`` is full)."""
-    room = 16
-    while (count := search(out := np.empty((room, width), np.int64))) < 0:
-        room *= 8
-    return out[:count].tolist()
 
 
 @njit(cache=True, nogil=True)
@@ -222,14 +213,8 @@ def _locked_sets(cand: np.ndarray, cells: np.ndarray, of: np.ndarray, size: int,
                             out[found, 1 + k] = few[idx[k]]
                         out[found, n + 1] = union
                         found += 1
-            i = n - 1
-            while i >= 0 and idx[i] == m - n + i:
-                i -= 1
-            if i < 0:
+            if not next_combination(idx, n, m):
                 break
-            idx[i] += 1
-            for j in range(i + 1, n):
-                idx[j] = idx[j - 1] + 1
     return found
 
 
@@ -322,7 +307,7 @@ def sue_de_coq(board: Board) -> Iterator[Step]:
     groups, the line's and the box's sets, each in order; searched in numba."""
     hs = board.houses
     size = board.size
-    for line, box, chosen, li, bi in _found(lambda out: _sue_de_coq(board.cand_array(), hs.cells_array, hs.box_array,
+    for line, box, chosen, li, bi in rows(lambda out: _sue_de_coq(board.cand_array(), hs.cells_array, hs.box_array,
                                                                     size, out), 5):
         meet = hs.mask[line] & hs.mask[box]
         inside = [c for c in bits(meet) if board.value[c] == 0]
@@ -455,12 +440,6 @@ def _sue_de_coq(cand: np.ndarray, cells: np.ndarray, box: np.ndarray, size: int,
                                     out[found, 0], out[found, 1], out[found, 2] = line, h, chosen
                                     out[found, 3], out[found, 4] = li, bi
                                     found += 1
-                    i = n - 1
-                    while i >= 0 and idx[i] == m - n + i:
-                        i -= 1
-                    if i < 0:
+                    if not next_combination(idx, n, m):
                         break
-                    idx[i] += 1
-                    for j in range(i + 1, n):
-                        idx[j] = idx[j - 1] + 1
     return found

@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from .board import Board, Houses, bits
-from .kernel import ones
+from .kernel import next_combination, ones, rows
 from .steps import Step, make
 
 NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
@@ -54,11 +54,7 @@ def _records(board: Board, n: int, finned: bool) -> list[list[int]]:
     """The kernel's rows for the fish of ``n`` lines (`_search`)."""
     houses = board.houses
     cand = board.cand_array()
-    room = 64
-    while (found := _search(cand, houses.box_array, board.size, n, finned, houses.widest,
-                            out := np.empty((room, 5), np.int64))) < 0:
-        room *= 8
-    return out[:found].tolist()
+    return rows(lambda out: _search(cand, houses.box_array, board.size, n, finned, houses.widest, out), 5)
 
 
 def _step(board: Board, n: int, finned: bool, record: list[int]) -> Step:
@@ -85,20 +81,6 @@ def _step(board: Board, n: int, finned: bool, record: list[int]) -> Step:
         f"r{c // size + 1}c{c % size + 1}" for c in bits(fins))
     return make(f"{'Sashimi' if sashimi else 'Finned'} {NAMES[n]}", size,
                 removed=[(c, d) for c in bits(where & cover_cells & fin_box & ~cells)], detail=detail + fin_text)
-
-
-@njit(cache=True, nogil=True)
-def _next(idx: np.ndarray, n: int, m: int) -> bool:
-    """The next combination of ``n`` of ``m`` indices after ``idx``, in lexicographic order."""
-    i = n - 1
-    while i >= 0 and idx[i] == m - n + i:
-        i -= 1
-    if i < 0:
-        return False
-    idx[i] += 1
-    for j in range(i + 1, n):
-        idx[j] = idx[j - 1] + 1
-    return True
 
 
 @njit(cache=True, nogil=True)
@@ -196,9 +178,9 @@ def _search(cand: np.ndarray, box: np.ndarray, size: int, n: int, finned: bool, 
                                 out[found, 0], out[found, 1], out[found, 2] = d, o, base
                                 out[found, 3], out[found, 4] = cover, sashimi
                                 found += 1
-                        if not _next(chosen, n, a):
+                        if not next_combination(chosen, n, a):
                             break
-                if not _next(idx, n, m):
+                if not next_combination(idx, n, m):
                     break
     return found
 

@@ -22,6 +22,8 @@ Layout, from [`Houses`][sudoku.techniques.board.Houses]: ``of[cell]`` its houses
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 from numba import njit
 
@@ -37,6 +39,29 @@ def ones(x: int) -> int:
         x &= x - 1
         count += 1
     return count
+
+
+@njit(cache=True, nogil=True)
+def next_combination(idx: np.ndarray, n: int, m: int) -> bool:
+    """Step ``idx`` (``n`` increasing indices below ``m``) to the next combination in
+    lexicographic order; False after the last."""
+    i = n - 1
+    while i >= 0 and idx[i] == m - n + i:
+        i -= 1
+    if i < 0:
+        return False
+    idx[i] += 1
+    for j in range(i + 1, n):
+        idx[j] = idx[j - 1] + 1
+    return True
+
+
+def rows(search: Callable[[np.ndarray], int], width: int, room: int = 16) -> list[list[int]]:
+    """The rows a search kernel writes into ``out`` (``search(out)``, returning how many, or -1
+    when ``out`` is full: then again with eight times the room)."""
+    while (count := search(out := np.empty((room, width), np.int64))) < 0:
+        room *= 8
+    return out[:count].tolist()
 
 
 @njit(cache=True, nogil=True, inline="always")
