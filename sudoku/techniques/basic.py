@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from .board import Board, bits, digits
-from .kernel import next_combination, ones, rows
+from .kernel import next_combination, ones, rows, union_of
 from .steps import Step, cells_text, digits_text, make
 
 
@@ -176,9 +176,7 @@ def _locked_sets(cand: np.ndarray, cells: np.ndarray, of: np.ndarray, size: int,
         for k in range(n):
             idx[k] = k
         while True:
-            union = np.int64(0)
-            for k in range(n):
-                union |= cand[few[idx[k]]]
+            union = union_of(cand, few, idx, n)
             if ones(union) == n:
                 first = few[idx[0]]
                 common = np.full(2, -1, np.int64)
@@ -393,9 +391,7 @@ def _sue_de_coq(cand: np.ndarray, cells: np.ndarray, box: np.ndarray, size: int,
                 for k in range(n):
                     idx[k] = k
                 while True:
-                    vc = np.int64(0)
-                    for k in range(n):
-                        vc |= cand[inside[idx[k]]]
+                    vc = union_of(cand, inside, idx, n)
                     if ones(vc) >= n + 2:
                         for li in range(lines):
                             vl = line_unions[li]

@@ -56,6 +56,15 @@ def next_combination(idx: np.ndarray, n: int, m: int) -> bool:
     return True
 
 
+@njit(cache=True, nogil=True)
+def union_of(cand: np.ndarray, cells: np.ndarray, idx: np.ndarray, n: int) -> int:
+    """The candidates of the cells ``cells[idx[0]], ..., cells[idx[n - 1]]`` together."""
+    union = np.int64(0)
+    for k in range(n):
+        union |= cand[cells[idx[k]]]
+    return union
+
+
 def rows(search: Callable[[np.ndarray], int], width: int, room: int = 16) -> list[list[int]]:
     """The rows a search kernel writes into ``out`` (``search(out)``, returning how many, or -1
     when ``out`` is full: then again with eight times the room)."""
