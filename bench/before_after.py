@@ -23,6 +23,7 @@ import functools
 import gc
 import importlib
 import importlib.util
+import inspect
 import json
 import math
 import os
@@ -66,6 +67,8 @@ for _set in ARRAY_SETS:
     for _limit in (2, 1):
         CASES[f"array {_set} limit {_limit}"] = ("sudoku", functools.partial(
             lambda m, name, limit: _sudoku_array(m, name, limit), name=_set, limit=_limit), 7)
+        CASES[f"batch {_set} limit {_limit} dlx"] = ("sudoku", functools.partial(
+            lambda m, name, limit: _sudoku_batch(m, name, limit, "dlx"), name=_set, limit=_limit), 7)
 
 
 def _sudoku_set(sudoku, name: str):
@@ -83,6 +86,21 @@ def _sudoku_array(sudoku, name: str, limit: int):
     grid, ok = importlib.import_module(f"{sudoku.__name__}.grid").read_array(path.read_bytes())
     assert ok.all()
     return lambda: int(sudoku.solve_array(grid, limit=limit).counts.sum())
+
+
+def _sudoku_batch(sudoku, name: str, limit: int, engine: str):
+    """The engine's batch kernel alone (``dlx.Batch.solve``) on a whole set, by engine name: the
+    same work on trees from before ``Batch`` took an engine (they ran Dancing Links)."""
+    path = SHARED / f"{name}.txt"
+    if not path.is_file():
+        return None
+    grid, ok = importlib.import_module(f"{sudoku.__name__}.grid").read_array(path.read_bytes())
+    assert ok.all()
+    problem = importlib.import_module(f"{sudoku.__name__}.encode").problem(3)
+    batch_class = sys.modules[sudoku.__name__.replace("sudoku", "dlx")].Batch
+    named = {"engine": engine} if "engine" in inspect.signature(batch_class).parameters else {}
+    solver = batch_class(problem, [9] * 81, **named)
+    return lambda: int(solver.solve(grid, limit).counts.sum())
 
 
 def _sudoku_command(sudoku, name: str, copies: int):
