@@ -371,7 +371,7 @@ def path_batch(name, p, ec, o, rng):
         chosen = {int(starts[j] + v - 1) for j, v in enumerate(row) if v}
         if status != "invalid" and p.plain and set(p.primary) - {n for k in chosen for n in _names(p.options[k])}:
             left = left_by(p, chosen)
-            found = left.count(limit, engine=name)
+            found = left.count(limit, engine=engines.batching(name, ec.engine_input))     # what "auto" ran
             if (found, left.stats.nodes) != (result.counts[r], result.nodes[r]):
                 return (f"row {row} (groups {sizes}, limit {limit}): {result.counts[r]} solutions in "
                         f"{result.nodes[r]} nodes; a search of what its givens leave: {found} in {left.stats.nodes}")

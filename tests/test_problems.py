@@ -21,7 +21,7 @@ def test_queens_and_pentominoes_walk_dlx1s_tree():
     # the same options in the same order walk the same tree.
     for ec, figures in ((problems.queens(8), (92, 1049, 16680)),
                         (problems.langford(11), (17792, 223510, 3035452))):
-        ec.count()
+        ec.count(engine="dlx")
         assert (ec.stats.solutions, ec.stats.nodes, ec.stats.updates) == figures
 
 

@@ -32,6 +32,20 @@ def test_unknown_engine_names_the_engines():
     assert list(dlx.ENGINES)[:4] == ["auto", "dlx", "cells", "compact"]       # a new engine comes after
 
 
+def test_auto_picks_the_engine_measured_fastest_for_each_shape():
+    chosen = {name: dlx.engines.choose(problem.engine_input) for name, problem in {
+        "queens": problems.queens(8), "langford 11": problems.langford(11), "langford 12": problems.langford(12),
+        "pentominoes": problems.pentominoes(3, 20), "latin squares": problems.latin_squares(5),
+        "dominoes": problems.dominoes(6, 8), "set partitions": problems.set_partitioning(24, 120, seed=2),
+        "sudoku": sudoku.encode.problem(3), "graceful": problems.graceful([(0, 1), (1, 2)]),
+        "multiplicities": problems.k_queens(5, 3)}.items()}
+    assert chosen == {"queens": "dlx", "langford 11": "cells", "langford 12": "cells", "pentominoes": "cells",
+                      "latin squares": "dlx", "dominoes": "dlx", "set partitions": "dlx", "sudoku": "compact",
+                      "graceful": "cells", "multiplicities": "dlx"}
+    langford = problems.langford(12)
+    assert langford.count() == 108144 and langford.stats.engine == "cells"
+
+
 def test_pickle_round_trip_counts_the_same():
     q = problems.queens(8)
     assert q.count() == 92                        # the links are built now; they must not travel

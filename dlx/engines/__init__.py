@@ -175,6 +175,13 @@ class Strategy:
 #: Options at least this long on average (entries per option) make a problem one for dancing
 #: cells: hiding an option costs cells less the longer it is, and an early abort saves more.
 LONG_OPTIONS = 5
+#: Items at least this long on average (entries per item) make a small problem of primary items
+#: alone (``COMPACT_ITEMS`` at most) one for dancing cells: Langford pairs (14.5 and 16 entries an
+#: item) 1.10-1.15x faster than with DLX1; below it Dancing Links win: random set partitions (12 an
+#: item, 1.2-1.5x), Latin squares (5, 1.85x), domino tilings (3.4, 2x). Cells save the size of
+#: every active item at a branching level, so many items favour Dancing Links however long: 3x on
+#: a random matrix of 10,000 items and 30 entries an item. The table is in docs/engine.md.
+LONG_ITEMS = 14
 #: A problem of primary items only, at most this many, each in at most 63 options, with options of
 #: 4 entries or more on average (and fewer than ``LONG_OPTIONS``) is one for the compact engine:
 #: its words of a branching level are copied whole, so they must be few.
@@ -192,8 +199,11 @@ def choose(problem: Options) -> str:
     (pentominoes, 6 items an option: 1.3-1.5x) and with colours (graceful labellings: 1.3-1.9x over
     DLX2); the compact engine wins on small problems of primary items and options of 4 entries
     (sudoku 9x9: 1.2-1.4x over DLX1; 16x16: 1.0-1.4x) and not beyond them (queens, with secondary
-    items, 1.0-0.94x; Langford, 3 entries, 0.95-1.05x; sudoku 25x25, 2,500 items, 0.86-1.5x); Dancing
-    Links win the other short options (queens 1.7-2.2x over cells; Langford, 3: 1.4x).
+    items, 1.0-0.94x; Langford, 3 entries, 0.95-1.05x; sudoku 25x25, 2,500 items, 0.86-1.5x). Among
+    the other short options, dancing cells win where there are few primary items alone and they are
+    long (``LONG_ITEMS`` entries or more: Langford pairs, 1.10-1.15x over DLX1), Dancing Links the
+    rest (queens 1.7-2.2x over cells; set partitions, Latin squares, domino tilings 1.2-2x; 10,000
+    items, 3x).
     Multiplicities are for DLX3 alone (SSMCC, its binary rival, is 1.2-2.1x slower on every MCC row
     measured). With colours and at least ``LEARNING_OPTIONS`` options, binary branching steered by
     failure rates wins (``"cells/binary/frb"``: graceful labellings of C15 3.6x over the d-way
@@ -212,6 +222,8 @@ def choose(problem: Options) -> str:
     if (problem.n_primary == problem.n_items <= COMPACT_ITEMS and problem.items.size >= 4 * options
             and limits(problem) is None):
         return "compact"
+    if problem.n_primary == problem.n_items <= COMPACT_ITEMS and problem.items.size >= LONG_ITEMS * problem.n_items:
+        return "cells"
     return "dlx"
 
 
@@ -221,7 +233,8 @@ class Auto:
     name = "auto"
     summary = ("picks one by the shape of the problem, as measured: cells for long options (5 entries or more "
                "on average) or colours (binary with failure rates from 1,500 options with colours); compact for "
-               "small problems of primary items and options of 4 entries; dlx for the rest and for multiplicities")
+               "small problems of primary items and options of 4 entries; cells for other small problems of "
+               "primary items whose items are long (14 entries or more); dlx for the rest and for multiplicities")
     machines = ()
 
     def for_problem(self, problem: Options) -> Engine:
