@@ -55,6 +55,9 @@ CASES = {
     "graceful C15": ("dlx", lambda m: m.problems.graceful([(i, (i + 1) % 15) for i in range(15)]).count, 5),
     "memo dominoes 10x10": ("dlx", lambda m: functools.partial(m.problems.dominoes(10, 10).count, memo=True), 11),
     "memo dominoes 14x14": ("dlx", lambda m: functools.partial(m.problems.dominoes(14, 14).count, memo=True), 7),
+    "memo pentominoes 5x12": ("dlx", lambda m: functools.partial(
+        m.problems.pentominoes(5, 12, symmetric=True).count, memo=True), 5),
+    "memo langford 12": ("dlx", lambda m: functools.partial(m.problems.langford(12).count, memo=True), 5),
     "top1465 limit 2": ("sudoku", lambda m: _sudoku_set(m, "top1465"), 21),
     "17clue limit 2": ("sudoku", lambda m: _sudoku_set(m, "17clue"), 11),
     "sudoku solve kaggle_10k x10": ("sudoku", lambda m: _sudoku_command(m, "kaggle_10k", 10), 11),
