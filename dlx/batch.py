@@ -93,7 +93,7 @@ class Batch:
                               option_value)
 
     def solve(self, rows: Any, limit: int | None = 1, *, max_nodes: int | None = None,
-              stop: threading.Event | None = None) -> BatchResult:
+              stop: threading.Event | None = None, out: BatchResult | None = None) -> BatchResult:
         """Solve every row of ``rows`` (a 2-D array of values, ``(n, groups)``), counting up to
         ``limit`` solutions each (``limit=2`` proves a solution unique) within ``max_nodes`` search
         nodes each (None: no limit).
@@ -106,15 +106,23 @@ class Batch:
         The kernel comes back to Python every few milliseconds: Ctrl-C raises KeyboardInterrupt at
         once (the structure is put back first), and when ``stop`` is set the rows not finished get
         status STOPPED. Cost: one kernel call for the whole array; nothing is allocated per row.
-        """
-        return self._solve(self._values(rows), check_count(limit, "limit", 1),
-                           check_count(max_nodes, "max_nodes"), stop)
 
-    def _solve(self, rows: np.ndarray, limit: int, max_nodes: int, stop: threading.Event | None) -> BatchResult:
+        ``out``: a `BatchResult` whose arrays receive the results (C-contiguous, of the types
+        above, one entry per row), so that a caller that solves a large array a slice at a time
+        allocates nothing per slice; it is returned.
+        """
+        rows = self._values(rows)
+        if out is not None and not _fits(out, rows.shape):
+            raise ValueError(f"out must be a BatchResult of C-contiguous arrays for {rows.shape[0]} rows of "
+                             f"{rows.shape[1]} groups (uint8 answers, int64 counts and nodes, uint8 status)")
+        return self._solve(rows, check_count(limit, "limit", 1), check_count(max_nodes, "max_nodes"), stop, out)
+
+    def _solve(self, rows: np.ndarray, limit: int, max_nodes: int, stop: threading.Event | None,
+               out: BatchResult | None = None) -> BatchResult:
         """[`solve`][sudoku.solve] on arguments already checked (rows: C-contiguous uint8)."""
         n = rows.shape[0]
-        result = BatchResult(np.empty(rows.shape, np.uint8), np.empty(n, np.int64),
-                             np.empty(n, np.int64), np.empty(n, np.uint8))
+        result = out if out is not None else BatchResult(np.empty(rows.shape, np.uint8), np.empty(n, np.int64),
+                                                         np.empty(n, np.int64), np.empty(n, np.uint8))
         prepared = self._prepared
         structure = prepared.acquire()
         scratch = self._scratch()
@@ -198,7 +206,9 @@ class Batch:
         if a.ndim != 2 or a.shape[1] != self.n_groups:
             raise ValueError(f"rows must have shape (n, {self.n_groups}), not {a.shape}")
         kind = a.dtype.kind
-        if a.dtype == np.uint8:
+        if kind in "iu" and a.size and not (a.min() < 0 or (a.max(axis=0) > self.group_sizes).any()):
+            bad = np.zeros((0, 0), bool)       # the usual case, told without an array the size of rows
+        elif a.dtype == np.uint8:
             bad = a > self.group_sizes
         elif kind in "iu":
             bad = (a < 0) | (a > self.group_sizes)
@@ -217,6 +227,14 @@ class Batch:
             raise ValueError(f"rows[{r}, {c}] is {getattr(value, 'item', lambda: value)()!r}, not a whole "
                              f"number from 0 to {self.group_sizes[c]} (the size of group {c})")
         return np.ascontiguousarray(a, dtype=np.uint8)
+
+
+def _fits(out: BatchResult, shape: tuple[int, int]) -> bool:
+    """Whether ``out`` can take the results of rows of ``shape``."""
+    wanted = (((shape, np.uint8), ((shape[0],), np.int64), ((shape[0],), np.int64), ((shape[0],), np.uint8)))
+    return (isinstance(out, BatchResult) and all(
+        isinstance(a, np.ndarray) and a.shape == want and a.dtype == dtype and a.flags.c_contiguous
+        and a.flags.writeable for a, (want, dtype) in zip(out, wanted)))
 
 
 def _group_size(size: int) -> int:

@@ -273,9 +273,8 @@ def solve_array(grid: Any, *, limit: int = 1, jobs: int | None = 1, box: Box = N
     solver = encode.batch(shape)
 
     def one(start: int) -> None:
-        answer = solver.solve(grid[start:start + size], limit)
-        for mine, theirs in zip(solved, (answer.answers, answer.counts, answer.nodes, answer.status)):
-            mine[start:start + size] = theirs
+        # the kernel writes into the slices of ``solved``: nothing allocated or copied per chunk
+        solver.solve(grid[start:start + size], limit, out=dlx.BatchResult(*(a[start:start + size] for a in solved)))
 
     # a few chunks per thread (balance), each large (Python per chunk, outside the kernel, is
     # what threads wait for one another on)
@@ -303,7 +302,9 @@ def _cells_or_blank(grid: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
     if kind == "b":
         grid = grid.astype(np.uint8)
         kind = "u"
-    if kind in "iu":
+    if kind in "iu" and grid.size and grid.min() >= 0 and grid.max() <= n:
+        bad = np.zeros(grid.shape[0], bool)        # the usual case, told in two passes without a temporary
+    elif kind in "iu":
         bad = np.asarray(((grid < 0) | (grid > n)).any(axis=1))
     elif kind == "f":
         with np.errstate(invalid="ignore"):

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from naive import Counts, algorithm_x, brute_force
 from support import batches
 
-from dlx import Batch, ExactCover, ProblemError, problems
+from dlx import Batch, BatchResult, ExactCover, ProblemError, problems
 from dlx.status import INVALID, MAX_NODES, NO_SOLUTION, SOLVED
 
 #: Options without a primary item (all-zero rows and the like) are skipped with a warning, as
@@ -203,3 +203,27 @@ def test_reduce_refuses_clashes_and_bad_units():
     assert batch.reduce([2, 4, 1, 3], [[3, 2], [1]]).tolist() == [2, 0, 0, 0]    # group 0 in no unit
     assert batch.reduce([2, 4, 1, 3], keep=3).tolist() == [0, 4, 1, 3]
     batch.problem.check()
+
+
+@pytest.mark.parametrize("engine", ["dlx", "cells", "compact"])
+def test_results_written_into_the_callers_arrays_are_the_results(engine):
+    """``out=``: slices of larger arrays receive exactly what a call without it returns, and the
+    rest of those arrays is left alone; arrays that cannot take the rows are refused."""
+    q = problems.queens(6)
+    batch = Batch(q, [1] * q.n_options, engine=engine)
+    rng = np.random.default_rng(3)
+    rows = (rng.random((12, q.n_options)) < 0.08).astype(np.uint8)
+    rows[0] = 0                                     # nothing given: 4 solutions, 3 counted
+    alone = batch.solve(rows, limit=3)
+    assert alone.counts[0] == 3 and alone.statuses()[0] == "solved" and "invalid" in alone.statuses()
+    whole = BatchResult(np.full((20, q.n_options), 7, np.uint8), np.full(20, -1, np.int64),
+                        np.full(20, -1, np.int64), np.full(20, 9, np.uint8))
+    into = batch.solve(rows, limit=3, out=BatchResult(*(a[4:16] for a in whole)))
+    for mine, theirs, full in zip(into, alone, whole):
+        assert np.array_equal(mine, theirs) and np.shares_memory(mine, full)
+        assert (full[:4] == full[0]).all() and (full[16:] == full[0]).all() and full[0].flat[0] in (7, -1, 9)
+    for wrong in (BatchResult(*(a[:11] for a in whole)), BatchResult(whole[0][:12, :-1], *(a[:12] for a in whole[1:])),
+                  BatchResult(whole[0][:12], whole[1][:12].astype(np.int32), *(a[:12] for a in whole[2:])),
+                  (whole[0][:12], *(a[:12] for a in whole[1:]))):
+        with pytest.raises(ValueError, match="out must be a BatchResult"):
+            batch.solve(rows, limit=3, out=wrong)
