@@ -110,10 +110,11 @@ DC_ROWS = {
 }
 DC_PROGRAMS = {"dc": "xccdc", "dc/frb": "xccdc-frb", "dc/wtd": "xccdc-wtd"}
 #: The C sudoku solvers beside dlx at f2c5c7a, measured side by side on this kind of machine by the
-#: maintainers: puzzles per CPU-second of dlx divided by theirs, limit 2 (limit 1).
+#: maintainers: puzzles per CPU-second of dlx divided by theirs, limit 2 (limit 1). kudoku is measured
+#: in this project too: bench/kudoku.py.
 C_SUDOKU = ("fast_solv_9r2 (C DLX): dlx 1.01-1.21x as fast; kudoku (C exact cover without links): dlx 0.71-1.00x "
-            "at limit 2 (serg 0.71, top1465 0.85, 17clue 0.88) and 0.61-0.97x at limit 1; tdoku (bit-parallel) "
-            "8-15x faster than dlx")
+            "at limit 2 (serg 0.71, top1465 0.85, 17clue 0.88) and 0.61-0.97x at limit 1 (bench/kudoku.py "
+            "measures it beside the current tree); tdoku (bit-parallel) 8-15x faster than dlx")
 #: The report's sections, in the order they run.
 SECTIONS = ("sudoku", "generic", "startup", "whole", "knuth", "costs", "dc")
 #: This project's columns by engine, one per name of the registry that stands for machines ("auto" is
