@@ -302,9 +302,7 @@ def _cells_or_blank(grid: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
     if kind == "b":
         grid = grid.astype(np.uint8)
         kind = "u"
-    if kind in "iu" and grid.size and grid.min() >= 0 and grid.max() <= n:
-        bad = np.zeros(grid.shape[0], bool)        # the usual case, told in two passes without a temporary
-    elif kind in "iu":
+    if kind in "iu":
         bad = np.asarray(((grid < 0) | (grid > n)).any(axis=1))
     elif kind == "f":
         with np.errstate(invalid="ignore"):
