@@ -3,11 +3,14 @@ dlx.engines.base: a search calls leaves only). Read from the LLVM IR of a fresh 
 search, with the argument types of a real run: a count is in the loop when its basic block lies on
 a cycle of the function's control-flow graph."""
 import re
+import sys
 
+import numpy as np
 import pytest
-from numba import njit
+from numba import njit, types
 from support import components
 
+import dlx
 from dlx import engines, problems
 
 
@@ -94,3 +97,48 @@ def test_no_reference_count_inside_the_search_loop(kernel, engine, make, args):
             assert not any(counts_references(text) for text in kernels[symbol].values()), \
                 f"{kernel.__name__} calls {symbol[:60]} in its loop (or a kernel it calls does), " \
                 "which counts references"
+
+
+def batch_runs() -> list:
+    """Every engine with a batch kernel of its own, with each of its samples and a registry name
+    that runs it (so the kernel is compiled for the sample's types)."""
+    found = []
+    for machine in engines.machines():
+        kernel = getattr(sys.modules[type(machine).__module__], "solve_batch", None)
+        if kernel is None:
+            continue
+        for function, args in machine.samples:
+            make = getattr(problems, function)
+            name = next(name for name in engines.names() if machine in engines.get(name).machines
+                        and engines.get(name).for_problem(make(*args).engine_input) is machine)
+            found.append(pytest.param(kernel, name, make, args, id=f"{machine.name}-{function}"))
+    return found
+
+
+def test_the_reference_count_finder_sees_an_allocating_kernel():
+    def allocates(a):
+        b = np.zeros(3)
+        b[0] = a[0]
+        return b.sum()
+    fresh = njit(nogil=True)(allocates)
+    fresh.compile((types.float64[::1],))
+    kernels = functions(next(iter(fresh.inspect_llvm().values())))
+    assert any(counts_references(text) for blocks in kernels.values() for text in blocks.values())
+
+
+@pytest.mark.parametrize("kernel, engine, make, args", batch_runs())
+def test_no_reference_count_in_a_batch_kernel(kernel, engine, make, args):
+    """A batch kernel and every kernel it calls are compiled without numba's runtime (see
+    dlx.engines.base), so a row's givens, restores and searches count no references at all."""
+    problem = make(*args)
+    dlx.Batch(problem, [1] * min(problem.n_options, 255), engine=engine).solve([[0] * min(problem.n_options, 255)], 2)
+    assert kernel.signatures
+    fresh = njit(**{k: v for k, v in kernel.targetoptions.items() if k not in ("cache", "nopython")})(kernel.py_func)
+    for signature in kernel.signatures:
+        fresh.compile(signature)
+    for ir in fresh.inspect_llvm().values():
+        kernels = functions(ir)
+        assert any("solve_batch" in symbol for symbol in kernels)
+        counted = sorted(symbol[:60] for symbol, blocks in kernels.items()
+                         if any(counts_references(text) for text in blocks.values()))
+        assert not counted, f"{kernel.__name__} (or a kernel it calls) counts references: {counted}"

@@ -30,6 +30,16 @@ that combine leaves are spelled out inside the search, and kept as functions for
 (a batch's givens, unwinding). ``inline="always"`` is no way out: numba binds the inlined
 function's arguments to new variables, with the same counts. tests/test_kernels.py reads the
 compiled search of every engine and fails on a reference count inside its loop.
+
+The kernels of a run (search, a batch's row loop, restore and the steps they call) go further:
+they are compiled without numba's runtime (``_nrt=False``), so they count no references at all.
+They allocate nothing and return no array, which is all the runtime is for; a view such as
+``ends[:0]`` is fine. This matters where a kernel is called often for little work: in a batch
+every row called ``given``, ``take`` and the search, each call a few counts up and down (atomic
+instructions), a quarter of the time on an easy sudoku set (kaggle_10k: 0.111 s against 0.085 s).
+A kernel compiled without the runtime compiles what it calls the same way, unless that kernel says
+otherwise; one that allocates then fails to compile, so the rule cannot break silently.
+tests/test_kernels.py checks every batch kernel's compiled code.
 """
 from __future__ import annotations
 
@@ -295,7 +305,16 @@ def refuse_trace(engine: Engine, trace) -> None:
                            f"multiplicities (Knuth's DLX1), not by {engine.name}")
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
+def put_back(target, source):
+    """``target[:] = source`` for two arrays of one size, in a kernel compiled without numba's
+    runtime (a slice assignment there would need it, for the temporary it makes when the two
+    overlap). Cost: one pass."""
+    for k in range(source.size):
+        target[k] = source[k]
+
+
+@njit(cache=True, nogil=True, _nrt=False)
 def resumable(state):
     """Whether a run in ``state`` can go on (phase RUNNING, MAX_NODES or STOPPED): the first thing
     every search kernel asks."""
@@ -303,13 +322,13 @@ def resumable(state):
     return phase == st.RUNNING or phase == st.MAX_NODES or phase == st.STOPPED
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def ceiling_of(state):
     """The level a piece of a split search pauses at (``NO_CEILING``: none)."""
     return state[CEILING] if state[CEILING] > 0 else NO_CEILING
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def settle(state, phase, level, step, nodes, updates, cleansings, found):
     """The last thing every search kernel does: write its registers back into ``state``."""
     state[PHASE] = phase

@@ -25,8 +25,11 @@ from numba import njit
 from .. import status as st
 from .base import PHASE
 
-# indices into ``where``: the row being solved, how far it got, how many options it selected
-ROW, STAGE, CHOSEN = 0, 1, 2
+# indices into ``where``: the row being solved, how far it got, how many options it selected, and
+# two slots where a row's givens leave the updates and cleansings their select counts (counted
+# nowhere: the kernels take them as a view, allocating nothing)
+ROW, STAGE, CHOSEN, TALLY = 0, 1, 2, 3
+WHERE_SIZE = TALLY + 2
 NEW_ROW, FIRST, MORE = 0, 1, 2     # stages of a row: nothing done, seeking the first solution, counting on
 #: What `given` returns for a value beyond its group.
 NO_NODE = np.uint32(0xFFFFFFFF)
@@ -60,7 +63,7 @@ class Scratch:
     what the rows need for ``n_groups`` groups; allocated once per thread and batch, not per row."""
 
     def __init__(self, machine, n_groups: int) -> None:
-        self.where = np.zeros(3, np.int64)
+        self.where = np.zeros(WHERE_SIZE, np.int64)
         self.chosen = np.zeros(n_groups, np.uint32)
         self.machine = machine
         self.out = np.zeros(machine.choice.size, np.int32)
@@ -71,7 +74,7 @@ class Scratch:
 # record's field is a reference count up and down, and a row takes dozens of stages.
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def begin_row(answers, counts, nodes, status, r):
     """A row's results before it is solved: nothing found, SOLVED until shown otherwise."""
     answers[r, :] = 0
@@ -80,7 +83,7 @@ def begin_row(answers, counts, nodes, status, r):
     status[r] = st.SOLVED
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def given(first_node, group_start, rows, r, j):
     """What the engine selects for column ``j`` of row ``r``: 0 for none, ``NO_NODE`` for a value
     beyond its group (the row is INVALID), else the option's first node."""
@@ -92,7 +95,7 @@ def given(first_node, group_start, rows, r, j):
     return first_node[group_start[j] + v - 1]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def first_found(option_group, option_value, answers, counts, r, out, ends):
     """Write the first solution (option numbers ``out[:ends[0]]``) into row ``r``'s answer."""
     for k in range(ends[0]):
@@ -102,7 +105,7 @@ def first_found(option_group, option_value, answers, counts, r, out, ends):
     counts[r] = 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def unfinished(state, counts, r, limit):
     """Whether the search of row ``r`` paused before its end: out of work, out of room or asked to
     stop, with fewer than ``limit`` solutions (the kernel returns, to go on in the next call)."""
@@ -110,7 +113,7 @@ def unfinished(state, counts, r, limit):
     return (phase == st.RUNNING or phase == st.STOPPED) and counts[r] < limit
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def row_done(state, counts, nodes, status, r, searched):
     """Row ``r``'s status and nodes (``searched``) once its search is over."""
     if state[PHASE] == st.MAX_NODES:
@@ -120,7 +123,7 @@ def row_done(state, counts, nodes, status, r, searched):
     nodes[r] = searched
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def end_row(answers, status, r):
     """A row without a solution has no answer (not even its own givens)."""
     if status[r] == st.INVALID or status[r] == st.NO_SOLUTION:

@@ -75,11 +75,12 @@ from .base import (
     Single,
     StructureError,
     ceiling_of,
+    put_back,
     refuse_trace,
     resumable,
     settle,
 )
-from .batch import FIRST, MORE, NEW_ROW, NO_NODE, ROW, STAGE
+from .batch import FIRST, MORE, NEW_ROW, NO_NODE, ROW, STAGE, TALLY
 
 FORWARD, ADVANCE, ABORT, BACKUP = 0, 1, 2, 3
 assert BACKUP == LEAVE
@@ -206,16 +207,16 @@ def copy(cells: CellStructure) -> CellStructure:
     return cells._replace(item=cells.item.copy(), set=cells.set.copy(), nd=cells.nd.copy())
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def restore(C):
     """The sets as built again (every array exactly, so the next run tries options in the same
     order as a first one)."""
-    C.item[:] = C.origin_item
-    C.set[:] = C.origin_set
-    C.nd[:] = C.origin_nd
+    put_back(C.item, C.origin_item)
+    put_back(C.set, C.origin_set)
+    put_back(C.nd, C.origin_nd)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def option_of(y, nd):
     """The number of the option that node ``y`` belongs to (read from the spacer after it)."""
     while nd[y] < SPACER:
@@ -227,7 +228,7 @@ def option_of(y, nd):
 # a reference count up and down (an atomic operation) per call, which dwarfs a small helper.
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def swap_out(c, item, sets, second, state):
     """Make item ``c`` inactive: swap it with the last active item of its list (SSXC1's "Swap
     best_itm out of the active list", one item of "Swap out all other items of cur_node")."""
@@ -245,14 +246,14 @@ def swap_out(c, item, sets, second, state):
     sets[c - TWO] = a
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def is_active(c, sets, second, state):
     if c < second:
         return sets[c - TWO] < state[ACTIVE1]
     return sets[c - TWO] < state[ACTIVE2]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def hide(tt, sets, nd, second, active1, check, coloured, frozen1, frozen2):
     """SSXC1's "Remove the option set[rr] from the other sets it's in": take the option of node
     ``tt`` out of the sets of its other items; returns ``(updates, ok)``,
@@ -288,7 +289,7 @@ def hide(tt, sets, nd, second, active1, check, coloured, frozen1, frozen2):
     return updates, True
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def cover(c, colour, sets, nd, clr, second, active1, check, frozen1, frozen2):
     """SSXC1's ``hide(c, check)``: hide the options of item ``c`` (inactive already), all of them
     when ``colour`` is 0, else those of another colour (SSXCC's purification). Returns ``(updates,
@@ -313,7 +314,7 @@ def cover(c, colour, sets, nd, clr, second, active1, check, frozen1, frozen2):
     return updates, cleansings, True
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def apply_others(x, item, sets, nd, clr, second, state, check):
     """SSXC1's ``tryit`` for the option of node ``x``, the item of ``x`` itself apart: "Swap out all
     other items of cur_node" (one update each), then "Hide the other options of those items, or
@@ -355,7 +356,7 @@ def apply_others(x, item, sets, nd, clr, second, state, check):
     return updates, cleansings, True
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def select(x, C, state, tally):
     """Make the option whose first node is ``x`` part of every solution (a batch's given): its
     items are made inactive and their other options hidden. False, with nothing changed, when one
@@ -384,7 +385,7 @@ def select(x, C, state, tally):
     return True
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def in_order(C, state):
     """Put the active items back in the order of the problem (each list), and the live options of
     each active item back in option order: after options are selected (a batch row's givens),
@@ -402,7 +403,7 @@ def in_order(C, state):
         _options_in_order(item[k], sets, nd)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _items_in_order(item, sets, origin_item, start, active, end):
     """Positions ``start..end`` of ``item`` (one list): its first ``active`` ones in the order they
     were built in, the inactive ones after them (also in that order). Reads ``origin_item`` only,
@@ -423,7 +424,7 @@ def _items_in_order(item, sets, origin_item, start, active, end):
             k += 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _options_in_order(x, sets, nd):
     """The live options of item ``x`` (its set's first ``size`` nodes) sorted by node, that is in
     option order, each node's ``loc`` following it: an insertion sort in place (the sets are
@@ -440,7 +441,7 @@ def _options_in_order(x, sets, nd):
         nd[sets[j] + ONE] = j
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def search(C, choice, saved, stack, state, want, max_nodes, work, early, out, ends):
     """Run until ``want`` more solutions have been visited, the tree is exhausted, the node count
     reaches ``max_nodes``, ``state[STOP]`` is set, about ``work`` updates are spent, or the save
@@ -630,7 +631,7 @@ def search(C, choice, saved, stack, state, want, max_nodes, work, early, out, en
     return found
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def unwind(C, state):
     """Put the sets back as built: the search is over."""
     restore(C)
@@ -645,7 +646,7 @@ def unwind(C, state):
 # --- many variants of the problem in one call (see `batch`)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def solve_batch(C, G, R, rows, limit, max_nodes, work, where, choice, saved, stack, state, out, ends):
     """`dlx1.solve_batch` for dancing cells: the same arguments and results (less
     ``pristine``: the sets keep their origin), with this module's search. After every row the sets
@@ -655,7 +656,7 @@ def solve_batch(C, G, R, rows, limit, max_nodes, work, where, choice, saved, sta
     first_node, group_start, option_group, option_value = G
     answers, counts, nodes, status = R
     no_ends = ends[:0]
-    tally = np.zeros(2, np.int64)
+    tally = where[TALLY:]
     r = where[ROW]
     stage = where[STAGE]
     spent = 0

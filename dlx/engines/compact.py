@@ -70,6 +70,7 @@ from .base import (
     Single,
     StructureError,
     ceiling_of,
+    put_back,
     refuse_trace,
     resumable,
     settle,
@@ -248,13 +249,13 @@ def copy(C: Compact) -> Compact:
     return C._replace(mask=C.mask.copy())
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def restore(C):
     """The words as built again: one small copy."""
-    C.mask[:] = C.origin
+    put_back(C.mask, C.origin)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def is_live(o, C):
     """Whether option ``o`` (not empty) can still be taken: its bit is set in the word of its
     first item, and that item is not a covered primary one (word ``ALL``). Only a primary word
@@ -266,7 +267,7 @@ def is_live(o, C):
     return w & C.opt_bit[k] != 0 and (i >= C.n1 or w != C.every)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def select(o, C):
     """Take option ``o`` (live): cover its items, blocking their live options (see the module).
     Returns the updates (items covered plus options blocked) and whether a primary item was left
@@ -322,7 +323,7 @@ def select(o, C):
     return updates, dead
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def take(o, C):
     """`select` without keeping ``single`` or looking for dead ends: for many options taken
     at once (a batch row's givens), after which `recount` makes ``single`` exact. Returns the
@@ -364,7 +365,7 @@ def take(o, C):
     return updates
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def recount(C):
     """Make ``single`` exact again (after `take`): the uncovered primary items with one live
     option. One pass over the primary items."""
@@ -378,7 +379,7 @@ def recount(C):
             mask[n_items + (i >> shift)] |= ONE << (i & low)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def search(C, choice, itm, saved, stack, state, want, max_nodes, work, early, out, ends):
     """Run until ``want`` more solutions have been visited, the tree is exhausted, the node count
     reaches ``max_nodes``, ``state[STOP]`` is set, about ``work`` updates are spent, or the save
@@ -575,7 +576,7 @@ def search(C, choice, itm, saved, stack, state, want, max_nodes, work, early, ou
     return found
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def retake(C, choice, state):
     """Take the forced levels of a completed piece again, so that levels ``0..floor-1`` are
     applied, as a run that completes leaves them."""
@@ -583,7 +584,7 @@ def retake(C, choice, state):
         select(C.item_opts[choice[level]], C)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def unwind(C, state):
     """Put the words back as built: the search is over."""
     restore(C)
@@ -596,7 +597,7 @@ def unwind(C, state):
 # --- many variants of the problem in one call (see `batch`)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def covers_all(C):
     """Whether every primary item is covered (a scan that stops at the first uncovered one)."""
     for i in range(C.n1):
@@ -605,7 +606,7 @@ def covers_all(C):
     return True
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def solve_batch(C, G, R, rows, limit, max_nodes, work, where, choice, itm, saved, stack, state, out, ends):
     """`dlx1.solve_batch` for the compact engine: the same arguments and results (less
     ``pristine`` and ``chosen``). A row's givens are taken as the search takes an option (a given
@@ -661,7 +662,7 @@ def solve_batch(C, G, R, rows, limit, max_nodes, work, where, choice, itm, saved
     return r == n_rows
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _take_unit(u, units, unit_ends, row, G, C):
     """Take the options of unit ``u`` of ``row`` (its groups with a value); False when one clashes
     (some may be taken by then: the caller copies words back)."""

@@ -74,7 +74,7 @@ def keeps_count(L: Links, state: np.ndarray) -> bool:
     return int(state[UPDATES]) <= int(state[NODES]) * int(L.n1) * SCAN_WEIGHT
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def count_empty(L):
     """Set ``length[0]`` to the number of active primary items without options (covered items
     carry ``COVERED``). Cost: one pass over the primary items."""
@@ -92,7 +92,7 @@ def new_state(n_primary: int) -> tuple[np.ndarray, np.ndarray]:
     return np.zeros(n_primary + 1, np.uint32), np.zeros(STATE_SIZE, np.int64)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def event(trace, kind, level, a, b):
     """Record one event of a traced search (see [`dlx.tracing`][dlx.tracing])."""
     at = 1 + 4 * trace[0]
@@ -103,7 +103,7 @@ def event(trace, kind, level, a, b):
     trace[0] += 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def search(L, choice, state, want, max_nodes, work, early, out, ends, counting=True, trace=None):
     """Run until ``want`` more solutions have been visited, the tree is exhausted, the node count
     reaches ``max_nodes``, ``state[STOP]`` is set, or about ``work`` updates are spent; returns how
@@ -292,14 +292,14 @@ def search(L, choice, state, want, max_nodes, work, early, out, ends, counting=T
     return found
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def scanning_search(L, choice, state, want, max_nodes, work, early, out, ends, counting=False):
     """[`search`][dlx.search] without ``length[0]``: ``counting`` reaches it as a constant False, so numba
     compiles a version whose dancing loops do not keep the count."""
     return search(L, choice, state, want, max_nodes, work, early, out, ends, counting)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def traced_search(L, choice, state, want, max_nodes, work, out, ends, trace):
     """[`search`][dlx.search] recording its steps into ``trace`` (int64): ``trace[0]`` counts the events
     recorded, event ``e`` is ``trace[1 + 4*e : 5 + 4*e]`` = (kind, level, a, b) as
@@ -309,7 +309,7 @@ def traced_search(L, choice, state, want, max_nodes, work, out, ends, trace):
     return search(L, choice, state, want, max_nodes, work, False, out, ends, True, trace)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def unwind(L, choice, state):
     """Take back every applied level: the links are as built, and the search is over."""
     for level in range(state[LEVEL] - 1, -1, -1):
@@ -330,7 +330,7 @@ def applied(L: Links, choice: np.ndarray, state: np.ndarray) -> list[int]:
 # --- many variants of the problem in one call (see `batch`)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def solve_batch(L, pristine, G, R, rows, limit, max_nodes, work, where, chosen, choice, state, out, ends):
     """Solve rows ``where[ROW]`` onwards (see [`batch`][dlx.batch]); returns True when every row is done,
     False when about ``work`` updates were spent first (call again to go on). The selected options
@@ -399,7 +399,7 @@ def solve_batch(L, pristine, G, R, rows, limit, max_nodes, work, where, chosen, 
     return r == n_rows
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _push(u, units, unit_ends, row, G, L, stack, sp):
     """Select the options of unit ``u`` of ``row`` (its groups with a value) onto ``stack`` from
     ``sp``; returns how many, or -1 (with none left selected) when one clashes."""
@@ -419,7 +419,7 @@ def _push(u, units, unit_ends, row, G, L, stack, sp):
     return pushed
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _pop(n, L, stack, sp):
     """Deselect the top ``n`` options of ``stack`` (in the reverse order of selection)."""
     for _ in range(n):

@@ -63,17 +63,22 @@ from .base import (
     Options,
     StructureError,
     ceiling_of,
+    put_back,
     refuse_trace,
     resumable,
     settle,
 )
-from .batch import CHOSEN, FIRST, MORE, NEW_ROW, NO_NODE, ROW, STAGE
+from .batch import CHOSEN, FIRST, MORE, NEW_ROW, NO_NODE, ROW, STAGE, TALLY
 from .links import ONE, SPACER, ZERO, Links, option_of
 
 FORWARD, ADVANCE, BACKUP, BACKDOWN = 0, 1, 2, 3
 assert BACKDOWN == LEAVE
 INFINITY = 1 << 30      # the branching degree when no primary item is active: a solution
 CLEANSED = np.uint32(0x40000000)     # in ``top``: a cleansed node (below SPACER, above every item)
+#: Two more slots of a DLX3 machine's ``state``: the updates and cleansings of the run under way
+#: (purify adds to both), so that the search allocates nothing.
+COUNTS = STATE_SIZE
+DLX3_STATE_SIZE = STATE_SIZE + 2
 
 
 class MLinks(NamedTuple):
@@ -112,12 +117,12 @@ def copy(L: MLinks) -> MLinks:
     return L._replace(links=links.copy(L.links)._replace(top=L.links.top.copy()), bound=L.bound.copy())
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def restore(L, pristine):
     """Copy the changing arrays of ``pristine`` back into ``L``: the structure as built, at once."""
     links.restore(L.links, pristine.links)
-    L.links.top[:] = pristine.links.top
-    L.bound[:] = pristine.bound
+    put_back(L.links.top, pristine.links.top)
+    put_back(L.bound, pristine.bound)
 
 
 def max_depth(problem: Options) -> int:
@@ -128,7 +133,7 @@ def max_depth(problem: Options) -> int:
 
 
 def new_state(depth: int) -> Machine:
-    return Machine(np.zeros(depth, np.uint32), np.zeros(STATE_SIZE, np.int64), np.zeros(depth, np.uint32))
+    return Machine(np.zeros(depth, np.uint32), np.zeros(DLX3_STATE_SIZE, np.int64), np.zeros(depth, np.uint32))
 
 
 # --- the dance steps
@@ -175,13 +180,13 @@ def unhide(rr, top, ulink, dlink, length):
         nn -= ONE
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def reactivate(c, L):
     L.links.rlink[L.links.llink[c]] = c
     L.links.llink[L.links.rlink[c]] = c
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def cover(c, DL):
     """Deactivate item ``c`` and hide every option in its list; returns the updates."""
     llink, rlink, length, top, ulink, dlink, _ = DL
@@ -197,7 +202,7 @@ def cover(c, DL):
     return updates
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def uncover(c, DL, react):
     """Undo `cover` (``c``), bottom to top; ``react``: reactivate the item too."""
     top, ulink, dlink, length = DL.top, DL.ulink, DL.dlink, DL.length
@@ -211,7 +216,7 @@ def uncover(c, DL, react):
         llink[rlink[c]] = c
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def purify(p, DL, colour, counts):
     """Give node ``p``'s secondary item the colour of ``p``: hide every option that wants another
     colour (or none) there, and cleanse those that want the same one. Counts go to ``counts``
@@ -230,7 +235,7 @@ def purify(p, DL, colour, counts):
         rr = dlink[rr]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def unpurify(p, DL):
     """Undo `purify` (``p``), bottom to top."""
     ulink, top, dlink, length = DL.ulink, DL.top, DL.dlink, DL.length
@@ -244,7 +249,7 @@ def unpurify(p, DL):
         rr = ulink[rr]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def tweak(n, DL, block):
     """Take option node ``n`` (the top of its item's list) off that list; with ``block``, hide the
     rest of its option too (without, the item is covered already). Returns the updates."""
@@ -269,7 +274,7 @@ def tweak(n, DL, block):
     return updates
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def untweak(c, x, DL, unblock):
     """Put back the options tweaked off item ``c``'s list since ``x`` was its top; with ``unblock``,
     unhide them too (without, ``c`` is covered and the caller uncovers it, so that this stays a
@@ -292,7 +297,7 @@ def untweak(c, x, DL, unblock):
     DL.length[c] += k
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def commit(p, L, counts):
     """Apply the item of node ``p`` of a chosen option: a primary item's bound goes down (covered
     at 0); a secondary item is covered or, with a colour, purified (a cleansed node agrees with
@@ -310,7 +315,7 @@ def commit(p, L, counts):
             purify(p, L.links, L.colour, counts)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def uncommit(p, L):
     """Undo `commit` (``p``)."""
     cc = L.links.top[p]
@@ -326,7 +331,7 @@ def uncommit(p, L):
         unpurify(p, L.links)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def uncommit_others(cur, L):
     """Undo the commits of ``cur``'s option other than its own, right to left."""
     top, dlink = L.links.top, L.links.dlink
@@ -339,7 +344,7 @@ def uncommit_others(cur, L):
         p -= ONE
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def restore_item(best, first, L):
     """BACKUP's step: put the chosen item ``best`` of a level back as it was before the level
     (``first``: the level's first tweaked node, 0 when the item was simply covered)."""
@@ -353,7 +358,7 @@ def restore_item(best, first, L):
     L.bound[best] += 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def select(x, L, counts):
     """Make the option whose first node is ``x`` part of every solution (a batch's option selected
     in advance): take it off every list it is on, then apply its items as a chosen option's other
@@ -382,7 +387,7 @@ def select(x, L, counts):
     return True
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def deselect(x, L):
     """Undo `select` (``x``)."""
     top, ulink, dlink = L.links.top, L.links.ulink, L.links.dlink
@@ -405,7 +410,7 @@ def deselect(x, L):
 # --- the search machine
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def search(L, choice, first_tweak, state, want, max_nodes, work, out, ends):
     """Run until ``want`` more solutions have been visited, the tree is exhausted, the node count
     reaches ``max_nodes``, ``state[STOP]`` is set, or about ``work`` updates are spent; returns how
@@ -424,7 +429,7 @@ def search(L, choice, first_tweak, state, want, max_nodes, work, out, ends):
     phase = st.RUNNING
     n_items = llink.size - 2
     record = ends.size > 0
-    counts = np.zeros(2, np.int64)      # updates, cleansings: purify adds to both
+    counts = state[COUNTS:COUNTS + 2]      # updates, cleansings: purify adds to both
     counts[0] = state[UPDATES]
     counts[1] = state[CLEANSINGS]
     floor = state[FLOOR]
@@ -613,7 +618,7 @@ def search(L, choice, first_tweak, state, want, max_nodes, work, out, ends):
     return found
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def unwind(L, choice, first_tweak, state):
     """Take back every applied level: the structure is as built, and the search is over."""
     n_items = L.links.llink.size - 2
@@ -645,7 +650,7 @@ def applied(L: MLinks, machine: Machine) -> list[int]:
 # --- many variants of the problem in one call (see `batch`)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def solve_batch(L, pristine, G, R, rows, limit, max_nodes, work, where, chosen, choice, first_tweak, state,
                 out, ends):
     """`dlx1.solve_batch` for this structure (colours, multiplicities): the same arguments
@@ -655,7 +660,7 @@ def solve_batch(L, pristine, G, R, rows, limit, max_nodes, work, where, chosen, 
     first_node, group_start, option_group, option_value = G
     answers, counts, nodes, status = R
     no_ends = ends[:0]
-    tally = np.zeros(2, np.int64)
+    tally = where[TALLY:]
     r = where[ROW]
     stage = where[STAGE]
     n_chosen = where[CHOSEN]

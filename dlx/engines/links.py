@@ -31,7 +31,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .base import StructureError
+from .base import StructureError, put_back
 
 ZERO = np.uint32(0)
 ONE = np.uint32(1)
@@ -75,14 +75,14 @@ def copy(links: Links) -> Links:
                           dlink=links.dlink.copy())
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def restore(links, pristine):
     """Copy the changing arrays of ``pristine`` back into ``links``: the links as built, at once."""
-    links.llink[:] = pristine.llink
-    links.rlink[:] = pristine.rlink
-    links.length[:] = pristine.length
-    links.ulink[:] = pristine.ulink
-    links.dlink[:] = pristine.dlink
+    put_back(links.llink, pristine.llink)
+    put_back(links.rlink, pristine.rlink)
+    put_back(links.length, pristine.length)
+    put_back(links.ulink, pristine.ulink)
+    put_back(links.dlink, pristine.dlink)
 
 
 @njit(cache=True, nogil=True)
@@ -139,7 +139,7 @@ def _build(option_start, option_items, n_items, n_primary):
     return llink, rlink, length, top, ulink, dlink
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def cover(c, L, counting=True):
     """Remove item ``c`` from its item list and hide every option in its vertical list.
 
@@ -179,7 +179,7 @@ def cover(c, L, counting=True):
     return updates
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def uncover(c, L, counting=True):
     """Undo `cover` (``c``), visiting everything in exactly the reverse order."""
     llink, rlink, length, top, ulink, dlink, n1 = L
@@ -207,7 +207,7 @@ def uncover(c, L, counting=True):
             length[0] += 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def cover_others(x, L, counting=True):
     """Cover the items of node ``x``'s option other than ``top[x]``, left to right; returns updates."""
     top, ulink = L.top, L.ulink
@@ -223,7 +223,7 @@ def cover_others(x, L, counting=True):
     return updates
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def uncover_others(x, L, counting=True):
     """Undo `cover_others` (``x``), right to left."""
     top, dlink = L.top, L.dlink
@@ -237,7 +237,7 @@ def uncover_others(x, L, counting=True):
             p -= ONE
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def option_of(x, top):
     """The number (0-based) of the option that node ``x`` belongs to: the spacer after it says."""
     while top[x] < SPACER:
@@ -245,14 +245,14 @@ def option_of(x, top):
     return top[x] ^ SPACER
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def is_active(c, L):
     """True when item ``c`` is still in its item list (not covered). Dancing links keep the links of a
     removed item frozen, and its neighbours never point back at it until it is put back."""
     return L.rlink[L.llink[c]] == c
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def select(x, L):
     """Make the option whose first node is ``x`` part of every solution: cover its items, left to
     right. Returns the updates, or -1 (and changes nothing) when one of its items is covered already,
@@ -271,7 +271,7 @@ def select(x, L):
     return updates
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def deselect(x, L):
     """Undo `select` (``x``): uncover the option's items right to left."""
     top = L.top
