@@ -4,7 +4,10 @@ Nothing is linked or counted. Item ``i`` keeps ``mask[i]``, a word with bit ``b`
 ``b``-th option of its list (in option order) is live, so its number of live options is a popcount
 and its live options are its set bits. Taking an option covers its items; covering an item blocks
 each of its live options, and blocking option ``p`` clears ``p``'s bit in the word of every other
-item of ``p`` (``opt_bit`` holds that bit per entry, beside ``opt_items``). A covered primary
+item of ``p``. Blocking reads ``item_entry`` (for each entry of an item's list, where that option's
+entries start) and ``opt_entry`` (per entry: its item, its bit's place in that item's word, and
+``LAST`` on an option's last entry), so a blocked option costs one load before its entries, not
+three (its number, then where its entries start and end). A covered primary
 item's word becomes ``ALL`` (every bit: more than any item's options, so a least popcount over the
 primary items is an uncovered item's); while an option is being taken its primary items carry the
 top bit, ``SPARE``, so that none reads as empty on the way. A secondary item's word carries
@@ -26,10 +29,11 @@ Colours: covering a secondary item with colour ``c`` blocks only its options of 
 none) and clears its ``SPARE`` bit, so its word keeps the options of colour ``c``; an option of that
 colour, taken later, is live, so it finds the item covered and leaves it alone.
 
-The static arrays: ``opt_start``/``opt_items``/``opt_bit`` (with ``opt_clr``, each entry's colour),
-the items of each option; ``item_start``/``item_opts`` (with ``item_clr``), the options of each
-item in option order. Item and option ids are 16-bit, so a 9x9 sudoku's whole structure (2,916
-entries each way, 345 words of 16 bits) sits in a few kilobytes of cache.
+The static arrays: ``opt_start``/``opt_items``/``opt_bit`` (with ``opt_clr``, each entry's colour;
+``opt_entry`` packs an entry's item and bit), the items of each option; ``item_start``/``item_opts``
+(with ``item_clr``, and ``item_entry``), the options of each item in option order. Item and option
+ids are 16-bit, so what a 9x9 sudoku's search reads (2,916 entries each way, 345 words of 16 bits)
+is about 25 kilobytes and stays in the first-level cache.
 
 The choices are DLX1's (and DLX2's): the uncovered primary item with the fewest live options, the
 first in item order on ties; its live options in option order. So solutions come in DLX1's order
@@ -86,6 +90,12 @@ COMPACT_STATE_SIZE = STATE_SIZE + 1
 
 MAX_IDS = 1 << 16
 MAX_PER_ITEM = 63
+#: ``opt_entry``: the item in the low 16 bits, the place of the option's bit in that item's word
+#: from bit ``PLACE`` (6 bits), and ``LAST`` on the option's last entry.
+ITEM = np.uint32(MAX_IDS - 1)
+PLACE = np.uint32(16)
+PLACES = np.uint32(63)
+LAST = np.uint32(1 << 31)
 #: The word widths, each a compile of every kernel (seconds): 8 bits would save a 6x6 sudoku a
 #: few hundred bytes of copying per branch, not worth a compile of its own.
 WORDS = (np.uint16, np.uint32, np.uint64)
@@ -163,6 +173,9 @@ class Compact(NamedTuple):
     spare: np.integer         # a word with the top bit set (``SPARE``)
     n_items: np.uint32        # items: ``mask[n_items:]`` is the bitset ``single``
     shift: np.uint32          # log2 of the bits in a word
+    item_entry: np.ndarray    # uint32 per entry of ``item_opts``: where that option's entries start
+    opt_entry: np.ndarray     # uint32 per entry: item | place of its bit << PLACE | LAST on the last
+    unit: np.integer          # the word 1
 
 
 class CompactMachine:
@@ -231,7 +244,16 @@ def build(options: Options) -> Compact:
     return Compact(mask, options.start.astype(np.uint32), options.items.astype(np.uint16), opt_bit, opt_clr,
                    item_start, owners[by_item].astype(np.uint16), opt_clr[by_item] if coloured else opt_clr,
                    mask.copy(), np.uint32(n1), word(~word(0)), word(1 << (bits - 1)), np.uint32(n_items),
-                   np.uint32(bits.bit_length() - 1))
+                   np.uint32(bits.bit_length() - 1), options.start[owners[by_item]].astype(np.uint32),
+                   entries(options, place), word(1))
+
+
+def entries(options: Options, place: np.ndarray) -> np.ndarray:
+    """``opt_entry``: each entry's item, the ``place`` of its option's bit in that item's word, and
+    ``LAST`` on every option's last entry."""
+    last = np.zeros(options.items.size, np.uint32)
+    last[options.start[1:][np.diff(options.start) > 0] - 1] = LAST
+    return options.items.astype(np.uint32) | (place.astype(np.uint32) << PLACE) | last
 
 
 def singles(flags: np.ndarray, word: type) -> np.ndarray:
@@ -273,10 +295,11 @@ def select(o, C):
     Returns the updates (items covered plus options blocked) and whether a primary item was left
     with no live option."""
     mask, n1 = C.mask, C.n1
-    opt_start, opt_items, opt_bit, opt_clr = C.opt_start, C.opt_items, C.opt_bit, C.opt_clr
-    item_start, item_opts, item_clr = C.item_start, C.item_opts, C.item_clr
+    opt_start, opt_items, opt_clr = C.opt_start, C.opt_items, C.opt_clr
+    item_start, item_clr = C.item_start, C.item_clr
     coloured = opt_clr.size > 0
     spare, every, n_items, shift = C.spare, C.every, C.n_items, C.shift
+    item_entry, opt_entry, unit = C.item_entry, C.opt_entry, C.unit
     low = (ONE << shift) - ONE
     updates = 0
     dead = False
@@ -299,20 +322,23 @@ def select(o, C):
             m &= m - ONE
             if c != 0 and item_clr[q] == c:
                 continue
-            p = item_opts[q]
             updates += 1
-            for e in range(opt_start[p], opt_start[p + ONE]):
-                j = opt_items[e]
-                if j == i and c == 0:
-                    continue
-                w = mask[j] & ~opt_bit[e]
-                mask[j] = w
-                if w & (w - ONE) == 0 and j < n1:
-                    if w == 0:
-                        dead = True
-                        mask[n_items + (j >> shift)] &= ~(ONE << (j & low))
-                    else:
-                        mask[n_items + (j >> shift)] |= ONE << (j & low)
+            e = item_entry[q]
+            while True:
+                x = opt_entry[e]
+                e += ONE
+                j = x & ITEM
+                if j != i or c != 0:          # i's own word is set below
+                    w = mask[j] & ~(unit << ((x >> PLACE) & PLACES))
+                    mask[j] = w
+                    if w & (w - ONE) == 0 and j < n1:
+                        if w == 0:
+                            dead = True
+                            mask[n_items + (j >> shift)] &= ~(ONE << (j & low))
+                        else:
+                            mask[n_items + (j >> shift)] |= ONE << (j & low)
+                if x >= LAST:
+                    break
         if i < n1:
             mask[i] = every
             mask[n_items + (i >> shift)] &= ~(ONE << (i & low))
@@ -329,10 +355,11 @@ def take(o, C):
     at once (a batch row's givens), after which `recount` makes ``single`` exact. Returns the
     updates."""
     mask, n1 = C.mask, C.n1
-    opt_start, opt_items, opt_bit, opt_clr = C.opt_start, C.opt_items, C.opt_bit, C.opt_clr
-    item_start, item_opts, item_clr = C.item_start, C.item_opts, C.item_clr
+    opt_start, opt_items, opt_clr = C.opt_start, C.opt_items, C.opt_clr
+    item_start, item_clr = C.item_start, C.item_clr
     coloured = opt_clr.size > 0
     spare, every = C.spare, C.every
+    item_entry, opt_entry, unit = C.item_entry, C.opt_entry, C.unit
     updates = 0
     for k in range(opt_start[o], opt_start[o + ONE]):
         i = opt_items[k]
@@ -350,12 +377,16 @@ def take(o, C):
             m &= m - ONE
             if c != 0 and item_clr[q] == c:
                 continue
-            p = item_opts[q]
             updates += 1
-            for e in range(opt_start[p], opt_start[p + ONE]):
-                j = opt_items[e]
+            e = item_entry[q]
+            while True:
+                x = opt_entry[e]
+                e += ONE
+                j = x & ITEM
                 if j != i or c != 0:
-                    mask[j] &= ~opt_bit[e]
+                    mask[j] &= ~(unit << ((x >> PLACE) & PLACES))
+                if x >= LAST:
+                    break
         if i < n1:
             mask[i] = every
         elif c == 0:
@@ -390,10 +421,11 @@ def search(C, choice, itm, saved, stack, state, want, max_nodes, work, early, ou
     again).
     `select` is spelled out here: the search calls leaves only (see [`base`][dlx.engines.base])."""
     mask, n1 = C.mask, C.n1
-    opt_start, opt_items, opt_bit, opt_clr = C.opt_start, C.opt_items, C.opt_bit, C.opt_clr
+    opt_start, opt_items, opt_clr = C.opt_start, C.opt_items, C.opt_clr
     item_start, item_opts, item_clr = C.item_start, C.item_opts, C.item_clr
     coloured = opt_clr.size > 0
     spare, every, n_items, shift = C.spare, C.every, C.n_items, C.shift
+    item_entry, opt_entry, unit = C.item_entry, C.opt_entry, C.unit
     low = (ONE << shift) - ONE
     size = np.uint32(mask.size)      # the words saved: the items', then ``single``'s
     if not resumable(state):
@@ -515,20 +547,23 @@ def search(C, choice, itm, saved, stack, state, want, max_nodes, work, early, ou
                     m &= m - ONE
                     if c != 0 and item_clr[q] == c:
                         continue
-                    p = item_opts[q]
                     u += 1
-                    for e in range(opt_start[p], opt_start[p + ONE]):
-                        j = opt_items[e]
-                        if j == i and c == 0:
-                            continue          # i's own word is set below
-                        w = mask[j] & ~opt_bit[e]
-                        mask[j] = w
-                        if w & (w - ONE) == 0 and j < n1:
-                            if w == 0:
-                                dead = True
-                                mask[n_items + (j >> shift)] &= ~(ONE << (j & low))
-                            else:
-                                mask[n_items + (j >> shift)] |= ONE << (j & low)
+                    e = item_entry[q]
+                    while True:
+                        x = opt_entry[e]
+                        e += ONE
+                        j = x & ITEM
+                        if j != i or c != 0:          # i's own word is set below
+                            w = mask[j] & ~(unit << ((x >> PLACE) & PLACES))
+                            mask[j] = w
+                            if w & (w - ONE) == 0 and j < n1:
+                                if w == 0:
+                                    dead = True
+                                    mask[n_items + (j >> shift)] &= ~(ONE << (j & low))
+                                else:
+                                    mask[n_items + (j >> shift)] |= ONE << (j & low)
+                        if x >= LAST:
+                            break
                 if i < n1:
                     mask[i] = every
                     mask[n_items + (i >> shift)] &= ~(ONE << (i & low))
@@ -806,7 +841,7 @@ def check(C: Compact, problem: Options, applied_options=()) -> None:
     scratch. Cost: linear in the size of the problem times the applied options (Python; for tests)."""
     fresh = build(problem)
     for name in ("opt_start", "opt_items", "opt_bit", "opt_clr", "item_start", "item_opts", "item_clr", "origin",
-                 "every", "spare"):
+                 "every", "spare", "item_entry", "opt_entry", "unit"):
         if not np.array_equal(getattr(C, name), getattr(fresh, name)):
             raise StructureError(f"{name} is not as built")
     want = expected_mask(C, problem, applied_options)
