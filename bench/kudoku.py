@@ -95,9 +95,9 @@ def main() -> None:
     print(f"`python bench/kudoku.py` on {time.strftime('%Y-%m-%d')}, {args.rounds} rounds, medians; puzzles per "
           f"CPU-second, one thread. default: `sudoku.solve_array` (its batch runs the engine "
           f"`{encode.batch(3).engine.name}`); kudoku compiled with -O3 -march=native.\n", flush=True)
-    print("| set | limit | puzzles | default | " + " | ".join(f"engine={e}" for e in engines)
-          + " | kudoku | default / kudoku |")
-    print("|---|---:|---:|---:|" + "---:|" * len(engines) + "---:|---:|")
+    columns = ["set", "limit", "puzzles", "default", *(f"engine={e}" for e in engines), "kudoku", "default / kudoku"]
+    print("| " + " | ".join(columns) + " |")
+    print("|---|" + "---:|" * (len(columns) - 1))
     for name in names:
         path = SHARED / f"{name}.txt"
         grid, ok = read_array(path.read_bytes())
