@@ -39,7 +39,9 @@ every row called ``given``, ``take`` and the search, each call a few counts up a
 instructions), a quarter of the time on an easy sudoku set (kaggle_10k: 0.111 s against 0.085 s).
 A kernel compiled without the runtime compiles what it calls the same way, unless that kernel says
 otherwise; one that allocates then fails to compile, so the rule cannot break silently.
-tests/test_kernels.py checks every batch kernel's compiled code.
+tests/test_kernels.py checks every batch kernel's compiled code. Spelling the steps out inside
+the search still pays without the counts: the compact search calling its `select` took 1.10-1.15x
+the time on every sudoku set (2026-11-29).
 """
 from __future__ import annotations
 
