@@ -131,7 +131,7 @@ def test_no_reference_count_in_a_batch_kernel(kernel, engine, make, args):
     """A batch kernel and every kernel it calls are compiled without numba's runtime (see
     dlx.engines.base), so a row's givens, restores and searches count no references at all."""
     problem = make(*args)
-    dlx.Batch(problem, [1] * min(problem.n_options, 255), engine=engine).solve([[0] * min(problem.n_options, 255)], 2)
+    dlx.Batch(problem, [1] * problem.n_options, engine=engine).solve([[0] * problem.n_options], 2)
     assert kernel.signatures
     fresh = njit(**{k: v for k, v in kernel.targetoptions.items() if k not in ("cache", "nopython")})(kernel.py_func)
     for signature in kernel.signatures:
